@@ -1,0 +1,125 @@
+import CasePathsCore
+import ConcurrencyExtras
+import IdentifiedCollections
+import IssueReporting
+
+extension Reducer {
+  /// Runs an element reducer on each element of an identified collection, for the actions
+  /// addressed to that element.
+  ///
+  /// ```swift
+  /// var body: some Reducer<State, Action> {
+  ///   Reduce { state, action in
+  ///     switch action {
+  ///     case .addRow: state.rows.append(Row.State(id: UUID())); return .none
+  ///     case .rows: return .none
+  ///     }
+  ///   }
+  ///   .forEach(\.rows, action: \.rows) { Row() }
+  /// }
+  /// ```
+  ///
+  /// The element runs before the parent. Each element's effects run in a cancellation namespace
+  /// of their own (two rows using the same id don't cancel each other) and are all cancelled
+  /// when the parent removes the element. An action for an id that is not in the collection is
+  /// reported as an issue.
+  @inlinable
+  public func forEach<ID: Hashable & Sendable, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, Element.State>>,
+    action toElementAction: AnyCasePath<Action, IdentifiedAction<ID, Element.Action>>,
+    @ReducerBuilder<Element.State, Element.Action> element: () -> Element,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _ForEachReducer<Self, ID, Element> {
+    _ForEachReducer(
+      parent: self, element: element(), toElements: toElements,
+      toElementAction: toElementAction,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Runs an element reducer on each element of an identified collection, for the actions
+  /// addressed to that element.
+  @inlinable
+  public func forEach<ID: Hashable & Sendable, Element: Reducer>(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, Element.State>>,
+    action toElementAction: CaseKeyPath<Action, IdentifiedAction<ID, Element.Action>>,
+    @ReducerBuilder<Element.State, Element.Action> element: () -> Element,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _ForEachReducer<Self, ID, Element> {
+    forEach(
+      toElements, action: AnyCasePath(toElementAction), element: element,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// The reducer built by `forEach`.
+public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let element: Element
+  @usableFromInline let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
+  @usableFromInline let toElementAction:
+    AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
+  @usableFromInline let location: SourceLocation
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    element: Element,
+    toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>,
+    toElementAction: AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>,
+    location: SourceLocation
+  ) {
+    self.parent = parent
+    self.element = element
+    self.toElements = toElements
+    self.toElementAction = toElementAction
+    self.location = location
+  }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
+    let elementEffect = reduceElement(into: &state, action: action)
+    let idsBefore = state[keyPath: toElements].ids
+    let parentEffect = parent.reduce(into: &state, action: action)
+    let idsAfter = state[keyPath: toElements].ids
+    if idsBefore != idsAfter {
+      let removed = idsBefore.subtracting(idsAfter)
+      if !removed.isEmpty {
+        return .merge(
+          [elementEffect, parentEffect] + removed.map { .cancelNamespace(namespace(for: $0)) })
+      }
+    }
+    if elementEffect.isNone { return parentEffect }
+    if parentEffect.isNone { return elementEffect }
+    return .merge(elementEffect, parentEffect)
+  }
+
+  private func namespace(for id: ID) -> AnyHashableSendable {
+    AnyHashableSendable(
+      ChildNamespace(
+        path: AnyHashableSendable(UncheckedSendable(toElements)), id: AnyHashableSendable(id)))
+  }
+
+  private func reduceElement(
+    into state: inout Parent.State, action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    guard case .element(let id, let elementAction)? = toElementAction.extract(from: action)
+    else { return .none }
+    guard let index = state[keyPath: toElements].index(id: id) else {
+      location.report(
+        Diagnostics.forEachActionForMissingElement(
+          action: elementAction, id: id, statePath: toElements, parent: Parent.self))
+      return .none
+    }
+    let effect = element.reduce(into: &state[keyPath: toElements][index], action: elementAction)
+    if effect.isNone { return .none }
+    let toElementAction = self.toElementAction
+    return effect.map { toElementAction.embed(.element(id: id, action: $0)) }
+      .namespaced(namespace(for: id))
+  }
+}

@@ -1,0 +1,112 @@
+import CasePathsCore
+import ConcurrencyExtras
+import IssueReporting
+
+extension Reducer {
+  /// Runs a child reducer on optional child state while it is present.
+  ///
+  /// ```swift
+  /// var body: some Reducer<State, Action> {
+  ///   Reduce { state, action in
+  ///     switch action {
+  ///     case .showDetail: state.detail = Detail.State(); return .none
+  ///     case .detail(.closeTapped): state.detail = nil; return .none
+  ///     case .detail: return .none
+  ///     }
+  ///   }
+  ///   .ifLet(\.detail, action: \.detail) { Detail() }
+  /// }
+  /// ```
+  ///
+  /// The child runs before the parent. Its effects run in a cancellation namespace of their own
+  /// and are all cancelled when the parent sets the child state to nil. A child action that
+  /// arrives while the state is nil is reported as an issue.
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: AnyCasePath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, Child> {
+    _IfLetReducer(
+      parent: self, child: child(), toChildState: toChildState, toChildAction: toChildAction,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Runs a child reducer on optional child state while it is present.
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+    _ toChildState: WritableKeyPath<State, ChildState?>,
+    action toChildAction: CaseKeyPath<Action, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _IfLetReducer<Self, Child> {
+    ifLet(
+      toChildState, action: AnyCasePath(toChildAction), then: child,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// The reducer built by ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)-(_,AnyCasePath<Action,ChildAction>,_,_,_,_,_)``.
+public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toChildState: WritableKeyPath<Parent.State, Child.State?>
+  @usableFromInline let toChildAction: AnyCasePath<Parent.Action, Child.Action>
+  @usableFromInline let location: SourceLocation
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    child: Child,
+    toChildState: WritableKeyPath<Parent.State, Child.State?>,
+    toChildAction: AnyCasePath<Parent.Action, Child.Action>,
+    location: SourceLocation
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toChildState = toChildState
+    self.toChildAction = toChildAction
+    self.location = location
+  }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
+    let childEffect = reduceChild(into: &state, action: action)
+    let wasPresent = state[keyPath: toChildState] != nil
+    let parentEffect = parent.reduce(into: &state, action: action)
+    if wasPresent && state[keyPath: toChildState] == nil {
+      return .merge(childEffect, parentEffect, .cancelNamespace(namespace))
+    }
+    if childEffect.isNone { return parentEffect }
+    if parentEffect.isNone { return childEffect }
+    return .merge(childEffect, parentEffect)
+  }
+
+  private var namespace: AnyHashableSendable {
+    AnyHashableSendable(
+      ChildNamespace(path: AnyHashableSendable(UncheckedSendable(toChildState)), id: nil))
+  }
+
+  private func reduceChild(
+    into state: inout Parent.State, action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    guard state[keyPath: toChildState] != nil else {
+      location.report(
+        Diagnostics.ifLetActionForNilState(
+          action: action, statePath: toChildState, parent: Parent.self))
+      return .none
+    }
+    let effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
+    if effect.isNone { return .none }
+    let toChildAction = self.toChildAction
+    return effect.map { toChildAction.embed($0) }.namespaced(namespace)
+  }
+}

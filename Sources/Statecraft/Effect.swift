@@ -1,0 +1,225 @@
+import ConcurrencyExtras
+
+/// Work a reducer asks the store to do after it has changed the state.
+///
+/// An effect is a value: the reducer returns it and the ``Store`` that ran the reducer carries it
+/// out. ``none`` costs nothing (no allocation, no task); ``send(_:)`` feeds an action back into the
+/// store within the same batch; ``run(priority:operation:catch:fileID:filePath:line:column:)``
+/// starts asynchronous work owned by the store.
+///
+/// ```swift
+/// case .refreshButtonTapped:
+///   state.isLoading = true
+///   return .run { send in
+///     let fact = try await factClient.fetch(count)
+///     await send(.factResponse(fact))
+///   }
+///   .cancellable(id: CancelID.fetch, cancelInFlight: true)
+/// ```
+///
+/// Effects compose with ``merge(_:)-(Effect<Action>...)``, ``concatenate(_:)-(Effect<Action>...)``
+/// and ``map(_:)``, and are scoped for cancellation with ``cancellable(id:cancelInFlight:)`` and
+/// ``cancel(id:)``. Cancellation ids belong to the store that runs the effect (and to the child
+/// feature inside it): there is no process-wide table.
+public struct Effect<Action> {
+  @usableFromInline
+  let operation: Operation
+
+  @usableFromInline
+  init(operation: Operation) {
+    self.operation = operation
+  }
+
+  @usableFromInline
+  indirect enum Operation {
+    case none
+    case send(Action)
+    case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+    case merge([Effect<Action>])
+    case concatenate([Effect<Action>])
+    case cancellable(id: AnyHashableSendable, cancelInFlight: Bool, Effect<Action>)
+    case cancel(id: AnyHashableSendable)
+    case cancelNamespace(AnyHashableSendable)
+    case namespaced(AnyHashableSendable, Effect<Action>)
+    case throttle(
+      id: AnyHashableSendable,
+      interval: Duration,
+      sleep: @Sendable (Duration) async throws -> Void,
+      latest: Bool,
+      Effect<Action>
+    )
+  }
+
+  /// `true` for ``none``: the store skips all effect bookkeeping for it.
+  @inlinable
+  var isNone: Bool {
+    if case .none = operation { return true }
+    return false
+  }
+}
+
+extension Effect: Sendable where Action: Sendable {}
+extension Effect.Operation: Sendable where Action: Sendable {}
+
+// MARK: - Creating effects
+
+extension Effect {
+  /// An effect that does nothing: no allocation, no task.
+  @inlinable
+  public static var none: Self { Self(operation: .none) }
+
+  /// An effect that sends `action` back into the store immediately, in the same batch.
+  ///
+  /// The action is queued behind the action that returned this effect and reduced before the
+  /// `send` that started the batch returns. Prefer calling shared logic directly over sending
+  /// actions to yourself; use this to notify a parent feature.
+  public static func send(_ action: Action) -> Self {
+    Self(operation: .send(action))
+  }
+
+  /// An effect that runs asynchronous work and may send actions back into the store.
+  ///
+  /// The work runs in a `Task` owned by the store. The store holds no strong reference to
+  /// itself from the task: releasing the store cancels the task. Actions sent through `send`
+  /// arrive on the main actor in the order they were sent. Once the operation returns, `send`
+  /// must not be used again (doing so is reported as an issue).
+  ///
+  /// Errors thrown by `operation` go to `handler`. Without a handler, an error other than
+  /// cancellation is reported with `reportIssue` at the place this effect was created: a
+  /// failing test in tests, a runtime warning in an app.
+  ///
+  /// ```swift
+  /// return .run { send in
+  ///   for await tick in clock.timer(interval: .seconds(1)) {
+  ///     await send(.tick)
+  ///   }
+  /// }
+  /// ```
+  ///
+  /// - Parameters:
+  ///   - priority: The priority of the task that runs the operation.
+  ///   - operation: The work to do. `send` feeds actions back into the store.
+  ///   - handler: Called with any error `operation` throws, other than cancellation.
+  public static func run(
+    priority: TaskPriority? = nil,
+    operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
+    catch handler: (@Sendable (_ error: any Error, _ send: Send<Action>) async -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> Self {
+    let location = SourceLocation(
+      fileID: fileID, filePath: filePath, line: line, column: column)
+    return Self(
+      operation: .run(priority) { send in
+        do {
+          try await operation(send)
+        } catch is CancellationError where Task.isCancelled {
+          // Cancellation is how effects end; it is not a failure.
+        } catch {
+          if let handler {
+            await handler(error, send)
+          } else {
+            location.report(Diagnostics.unhandledEffectError(error))
+          }
+        }
+      }
+    )
+  }
+
+  /// An effect that runs every effect at once and finishes when all of them have.
+  public static func merge(_ effects: Self...) -> Self {
+    merge(effects)
+  }
+
+  /// An effect that runs every effect at once and finishes when all of them have.
+  public static func merge(_ effects: some Sequence<Self>) -> Self {
+    let effects = effects.filter { !$0.isNone }
+    switch effects.count {
+    case 0: return .none
+    case 1: return effects[0]
+    default: return Self(operation: .merge(effects))
+    }
+  }
+
+  /// An effect that runs the effects one after another: each starts when the work of the one
+  /// before it (its tasks, not the effects of actions it sent) has finished.
+  public static func concatenate(_ effects: Self...) -> Self {
+    concatenate(effects)
+  }
+
+  /// An effect that runs the effects one after another: each starts when the work of the one
+  /// before it (its tasks, not the effects of actions it sent) has finished.
+  public static func concatenate(_ effects: some Sequence<Self>) -> Self {
+    let effects = effects.filter { !$0.isNone }
+    switch effects.count {
+    case 0: return .none
+    case 1: return effects[0]
+    default: return Self(operation: .concatenate(effects))
+    }
+  }
+
+  /// This effect and `other`, run at once.
+  public func merge(with other: Self) -> Self {
+    .merge(self, other)
+  }
+
+  /// This effect, then `other` once this effect's work has finished.
+  public func concatenate(with other: Self) -> Self {
+    .concatenate(self, other)
+  }
+}
+
+// MARK: - Transforming
+
+extension Effect {
+  /// Transforms every action this effect sends.
+  ///
+  /// Composition operators (``Scope``, ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``,
+  /// ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``) use this to lift a child's
+  /// effects into the parent's action type.
+  public func map<NewAction>(
+    _ transform: @escaping @Sendable (Action) -> NewAction
+  ) -> Effect<NewAction> {
+    switch operation {
+    case .none:
+      return .none
+    case .send(let action):
+      return .init(operation: .send(transform(action)))
+    case .run(let priority, let run):
+      return .init(
+        operation: .run(priority) { send in
+          await run(Send { action in send.deliver(transform(action)) })
+        })
+    case .merge(let effects):
+      return .init(operation: .merge(effects.map { $0.map(transform) }))
+    case .concatenate(let effects):
+      return .init(operation: .concatenate(effects.map { $0.map(transform) }))
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return .init(
+        operation: .cancellable(id: id, cancelInFlight: cancelInFlight, effect.map(transform)))
+    case .cancel(let id):
+      return .init(operation: .cancel(id: id))
+    case .cancelNamespace(let component):
+      return .init(operation: .cancelNamespace(component))
+    case .namespaced(let component, let effect):
+      return .init(operation: .namespaced(component, effect.map(transform)))
+    case .throttle(let id, let interval, let sleep, let latest, let effect):
+      return .init(
+        operation: .throttle(
+          id: id, interval: interval, sleep: sleep, latest: latest, effect.map(transform)))
+    }
+  }
+
+  /// Puts this effect's cancellation ids in the namespace of one child feature instance, so
+  /// that two instances using the same id don't cancel each other.
+  func namespaced(_ component: AnyHashableSendable) -> Self {
+    isNone ? self : Self(operation: .namespaced(component, self))
+  }
+
+  /// An effect that cancels every effect started in the namespace of one child instance.
+  static func cancelNamespace(_ component: AnyHashableSendable) -> Self {
+    Self(operation: .cancelNamespace(component))
+  }
+}

@@ -1,0 +1,35 @@
+/// The runtime behind a ``Store``: the root that owns the state, or a scope that reads through to
+/// its parent. A `Store` is a thin, observable face on one of these.
+@MainActor
+class Core<State, Action> {
+  /// The current state, read through to the root.
+  var state: State { fatalError("Core is abstract: RootCore and ScopedCore override this.") }
+
+  /// The root's runtime: effects, observers and streams.
+  var runtime: StoreRuntime { fatalError("Core is abstract: RootCore and ScopedCore override this.") }
+
+  /// Sends `action` to the root, joining `group` (the `StoreTask` of an effect that sent it).
+  func send(_ action: Action, group: EffectGroup?) -> StoreTask {
+    fatalError("Core is abstract: RootCore and ScopedCore override this.")
+  }
+
+  /// Whether the state this core reads is present (false for a scope over nil optional state).
+  var isPresent: Bool { true }
+
+  nonisolated init() {}
+}
+
+/// What the store does with an effect's tasks and the actions they send.
+struct EffectContext {
+  var namespace: Namespace
+  var keys: [CancellationKey]
+  let sendGroup: EffectGroup
+  var taskGroups: [EffectGroup]
+}
+
+/// Whether an effect's operation has returned; checked when it sends.
+@MainActor
+final class EffectLifetime {
+  var isFinished = false
+  nonisolated init() {}
+}

@@ -1,0 +1,164 @@
+import IssueReporting
+
+/// The root of a store tree: owns the state and the reducer, runs the send loop and interprets
+/// effects.
+@MainActor
+final class RootCore<State, Action>: Core<State, Action> {
+  private var currentState: State
+  private let reducer: (inout State, Action) -> Effect<Action>
+  private let storeRuntime = StoreRuntime()
+  /// True while a batch is being reduced or published: sends made then are queued.
+  private var isBusy = false
+  private var queue: [(action: Action, group: EffectGroup)] = []
+
+  init(initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
+    self.currentState = initialState
+    self.reducer = reducer
+  }
+
+  override var state: State { currentState }
+  override var runtime: StoreRuntime { storeRuntime }
+
+  // MARK: - The send loop
+
+  override func send(_ action: Action, group: EffectGroup?) -> StoreTask {
+    if isBusy {
+      // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
+      // reduced in FIFO order before the outermost send returns.
+      let group = group ?? EffectGroup()
+      queue.append((action, group))
+      return StoreTask(group)
+    }
+    isBusy = true
+    var group = group
+    reduce(action, group: &group)
+    repeat {
+      drainQueue()
+      storeRuntime.publish()
+    } while !queue.isEmpty
+    isBusy = false
+    return StoreTask(group)
+  }
+
+  private func drainQueue() {
+    var index = 0
+    while index < queue.count {
+      var group: EffectGroup? = queue[index].group
+      let action = queue[index].action
+      index += 1
+      reduce(action, group: &group)
+    }
+    queue.removeAll(keepingCapacity: true)
+  }
+
+  private func reduce(_ action: Action, group: inout EffectGroup?) {
+    let effect = reducer(&currentState, action)
+    guard !effect.isNone else { return }
+    let sendGroup: EffectGroup
+    if let group {
+      sendGroup = group
+    } else {
+      sendGroup = EffectGroup()
+      group = sendGroup
+    }
+    start(
+      effect,
+      EffectContext(namespace: [], keys: [], sendGroup: sendGroup, taskGroups: [sendGroup]))
+  }
+
+  // MARK: - Effects
+
+  private func start(_ effect: Effect<Action>, _ context: EffectContext) {
+    switch effect.operation {
+    case .none:
+      return
+
+    case .send(let action):
+      _ = send(action, group: context.sendGroup)
+
+    case .run(let priority, let operation):
+      let lifetime = EffectLifetime()
+      let send = Send<Action> { [weak self] action in
+        guard let self else {
+          reportIssue(Diagnostics.sendToReleasedStore(action))
+          return
+        }
+        guard !lifetime.isFinished else {
+          reportIssue(Diagnostics.sendAfterEffectFinished(action))
+          return
+        }
+        _ = self.send(action, group: context.sendGroup)
+      }
+      storeRuntime.spawn(context, priority: priority) {
+        await operation(send)
+        lifetime.isFinished = true
+      }
+
+    case .merge(let effects):
+      for effect in effects { start(effect, context) }
+
+    case .concatenate(let effects):
+      storeRuntime.spawn(context, priority: nil) { [weak self] in
+        for effect in effects {
+          guard !Task.isCancelled, let self else { return }
+          let step = EffectGroup()
+          var stepContext = context
+          stepContext.taskGroups.append(step)
+          self.start(effect, stepContext)
+          await step.finish()
+        }
+      }
+
+    case .cancellable(let id, let cancelInFlight, let effect):
+      let key = CancellationKey(namespace: context.namespace, id: id)
+      if cancelInFlight { storeRuntime.cancel(key) }
+      var context = context
+      context.keys.append(key)
+      start(effect, context)
+
+    case .cancel(let id):
+      storeRuntime.cancel(CancellationKey(namespace: context.namespace, id: id))
+
+    case .cancelNamespace(let component):
+      storeRuntime.cancel(namespacePrefix: context.namespace + [component])
+
+    case .namespaced(let component, let effect):
+      var context = context
+      context.namespace.append(component)
+      start(effect, context)
+
+    case .throttle(let id, let interval, let sleep, let latest, let effect):
+      let key = CancellationKey(namespace: context.namespace, id: id)
+      if let window = storeRuntime.throttleWindows[key] {
+        guard latest || !window.hasPending else { return }
+        storeRuntime.holdBack(key: key, groups: context.taskGroups) { [weak self] in
+          self?.start(effect, context)
+        }
+      } else {
+        start(effect, context)
+        openThrottleWindow(key: key, interval: interval, sleep: sleep, context: context)
+      }
+    }
+  }
+
+  private func openThrottleWindow(
+    key: CancellationKey,
+    interval: Duration,
+    sleep: @escaping @Sendable (Duration) async throws -> Void,
+    context: EffectContext
+  ) {
+    var windowContext = context
+    windowContext.keys.append(key)
+    // NB: the window is bookkeeping, not work of the action that opened it: it joins a
+    // `StoreTask` only when an effect of that task's action is held back in it.
+    windowContext.taskGroups = []
+    storeRuntime.openThrottleWindow(key: key, context: windowContext) { [weak self] in
+      let elapsed = (try? await sleep(interval)) != nil
+      guard let self, elapsed, !Task.isCancelled,
+        let pending = self.storeRuntime.closeThrottleWindow(key: key)
+      else { return }
+      pending()
+      self.openThrottleWindow(key: key, interval: interval, sleep: sleep, context: context)
+    }
+  }
+}

@@ -1,0 +1,180 @@
+/// What a store tree shares at its root, whatever its state and action types: the running
+/// effects and their cancellation ids, and the observers to tell after each batch.
+@MainActor
+final class StoreRuntime {
+  // MARK: - Running effects
+
+  private struct RunningEffect {
+    let task: Task<Void, Never>
+    let namespace: Namespace
+    let keys: [CancellationKey]
+    var groups: [EffectGroup]
+  }
+
+  struct ThrottleWindow {
+    let token: UInt64
+    var pending: (@MainActor () -> Void)?
+    var hasPending: Bool { pending != nil }
+  }
+
+  private var nextToken: UInt64 = 0
+  private var running: [UInt64: RunningEffect] = [:]
+  private var tokensByKey: [CancellationKey: Set<UInt64>] = [:]
+  private(set) var throttleWindows: [CancellationKey: ThrottleWindow] = [:]
+
+  nonisolated init() {}
+
+  isolated deinit {
+    for effect in running.values { effect.task.cancel() }
+    for observer in streamObservers.values { observer.finish() }
+  }
+
+  /// The number of effect tasks that have started and not yet finished.
+  var runningEffectCount: Int { running.count }
+
+  /// Starts `body` as a task owned by this runtime, registered under the context's cancellation
+  /// keys and joined to its groups.
+  @discardableResult
+  func spawn(
+    _ context: EffectContext,
+    priority: TaskPriority?,
+    _ body: @escaping @MainActor @Sendable () async -> Void
+  ) -> UInt64 {
+    let token = nextToken
+    nextToken &+= 1
+    let task = Task(priority: priority) { @MainActor [weak self] in
+      await body()
+      self?.finished(token)
+    }
+    running[token] = RunningEffect(
+      task: task, namespace: context.namespace, keys: context.keys, groups: context.taskGroups)
+    for key in context.keys { tokensByKey[key, default: []].insert(token) }
+    for group in context.taskGroups { group.add(token, task) }
+    return token
+  }
+
+  private func finished(_ token: UInt64) {
+    guard let effect = running.removeValue(forKey: token) else { return }
+    for group in effect.groups { group.remove(token) }
+    for key in effect.keys {
+      tokensByKey[key]?.remove(token)
+      if tokensByKey[key]?.isEmpty == true { tokensByKey[key] = nil }
+      if throttleWindows[key]?.token == token { throttleWindows[key] = nil }
+    }
+  }
+
+  /// Cancels every effect running under `key`, and any throttle window it has open.
+  func cancel(_ key: CancellationKey) {
+    throttleWindows[key] = nil
+    guard let tokens = tokensByKey.removeValue(forKey: key) else { return }
+    for token in tokens { running[token]?.task.cancel() }
+  }
+
+  /// Cancels every effect started inside a child feature instance (and its descendants).
+  func cancel(namespacePrefix prefix: Namespace) {
+    for key in throttleWindows.keys where key.namespace.hasPrefix(prefix) {
+      throttleWindows[key] = nil
+    }
+    for effect in running.values where effect.namespace.hasPrefix(prefix) {
+      effect.task.cancel()
+    }
+  }
+
+  // MARK: - Throttle windows
+
+  func openThrottleWindow(
+    key: CancellationKey,
+    context: EffectContext,
+    _ body: @escaping @MainActor @Sendable () async -> Void
+  ) {
+    let token = spawn(context, priority: nil, body)
+    throttleWindows[key] = ThrottleWindow(token: token, pending: nil)
+  }
+
+  /// Holds `pending` back until the window under `key` closes; the tasks awaiting `groups` then
+  /// also wait for the window.
+  func holdBack(
+    key: CancellationKey, groups: [EffectGroup], _ pending: @escaping @MainActor () -> Void
+  ) {
+    guard let token = throttleWindows[key]?.token, var effect = running[token] else { return }
+    throttleWindows[key]?.pending = pending
+    for group in groups where !effect.groups.contains(where: { $0 === group }) {
+      group.add(token, effect.task)
+      effect.groups.append(group)
+    }
+    running[token] = effect
+  }
+
+  /// Closes the window under `key`, returning what was held back in it.
+  func closeThrottleWindow(key: CancellationKey) -> (@MainActor () -> Void)? {
+    throttleWindows.removeValue(forKey: key)?.pending
+  }
+
+  // MARK: - Publishing
+
+  /// Stores whose observed key paths are compared after each batch.
+  private var observedStores: [ObjectIdentifier: WeakObservedStore] = [:]
+  private var streamObservers: [UInt64: StreamObserver] = [:]
+  private var nextStreamObserver: UInt64 = 0
+  private var scheduledObservations: [ObserveToken] = []
+
+  func register(observedStore: some ObservedStore) {
+    observedStores[ObjectIdentifier(observedStore)] = WeakObservedStore(observedStore)
+  }
+
+  func unregister(observedStore: some ObservedStore) {
+    observedStores[ObjectIdentifier(observedStore)] = nil
+  }
+
+  func addStreamObserver(
+    publish: @escaping @MainActor () -> Bool, finish: @escaping @MainActor () -> Void
+  ) {
+    streamObservers[nextStreamObserver] = StreamObserver(publish: publish, finish: finish)
+    nextStreamObserver &+= 1
+  }
+
+  func schedule(_ observation: ObserveToken) {
+    scheduledObservations.append(observation)
+  }
+
+  /// Tells observers about the batch that just ended: Observation first (only key paths whose
+  /// values changed), then streams, then `observe` closures whose inputs changed.
+  func publish() {
+    if !observedStores.isEmpty {
+      for (id, store) in observedStores {
+        if let store = store.value {
+          store.publishChanges()
+        } else {
+          observedStores[id] = nil
+        }
+      }
+    }
+    if !streamObservers.isEmpty {
+      for (id, observer) in streamObservers where !observer.publish() {
+        streamObservers[id] = nil
+      }
+    }
+    if !scheduledObservations.isEmpty {
+      let observations = scheduledObservations
+      scheduledObservations.removeAll()
+      for observation in observations { observation.run() }
+    }
+  }
+}
+
+/// A store that compares what its readers observed after each batch.
+@MainActor
+protocol ObservedStore: AnyObject {
+  func publishChanges()
+}
+
+struct WeakObservedStore {
+  weak var value: (any ObservedStore)?
+  init(_ value: any ObservedStore) { self.value = value }
+}
+
+struct StreamObserver {
+  /// Emits what changed; returns false once the stream has ended.
+  let publish: @MainActor () -> Bool
+  let finish: @MainActor () -> Void
+}

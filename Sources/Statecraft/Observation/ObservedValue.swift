@@ -1,0 +1,80 @@
+import Observation
+
+/// One key path a reader of a store observed, with the value it saw.
+///
+/// The store keeps the value, not the whole state: holding a copy of the whole state would make
+/// every in-place mutation by the reducer copy the collections it touches.
+@MainActor
+class ObservedValue<State, Action> {
+  func hasChanged(in state: State) -> Bool {
+    fatalError("ObservedValue is abstract: ObservedKeyPath overrides this.")
+  }
+  func access(_ store: Store<State, Action>) {
+    fatalError("ObservedValue is abstract: ObservedKeyPath overrides this.")
+  }
+  func notify(_ store: Store<State, Action>) {
+    fatalError("ObservedValue is abstract: ObservedKeyPath overrides this.")
+  }
+}
+
+@MainActor
+final class ObservedKeyPath<State, Action, Value>: ObservedValue<State, Action> {
+  let keyPath: KeyPath<State, Value>
+  let storeKeyPath: KeyPath<Store<State, Action>, Value>
+  let value: Value
+  let isEqual: ((Value, Value) -> Bool)?
+
+  init(
+    keyPath: KeyPath<State, Value>,
+    storeKeyPath: KeyPath<Store<State, Action>, Value>,
+    value: Value
+  ) {
+    self.keyPath = keyPath
+    self.storeKeyPath = storeKeyPath
+    self.value = value
+    self.isEqual = equalityCheck(for: Value.self)
+  }
+
+  override func hasChanged(in state: State) -> Bool {
+    guard let isEqual else { return true }
+    return !isEqual(value, state[keyPath: keyPath])
+  }
+
+  override func access(_ store: Store<State, Action>) {
+    store.registrar.access(store, keyPath: storeKeyPath)
+  }
+
+  override func notify(_ store: Store<State, Action>) {
+    store.registrar.willSet(store, keyPath: storeKeyPath)
+    store.registrar.didSet(store, keyPath: storeKeyPath)
+  }
+}
+
+extension Store: ObservedStore {
+  /// Registers a read of `keyPath` with Observation, and remembers its value to compare after
+  /// the next batch.
+  func observe<Value>(_ keyPath: KeyPath<State, Value>, value: Value) {
+    if let observed = observedValues[keyPath] {
+      observed.access(self)
+      return
+    }
+    let observed = ObservedKeyPath(
+      keyPath: keyPath, storeKeyPath: \Store.[dynamicMember: keyPath], value: value)
+    observed.access(self)
+    if observedValues.isEmpty { core.runtime.register(observedStore: self) }
+    observedValues[keyPath] = observed
+  }
+
+  /// Called by the root after each batch: notifies the observers of the key paths whose values
+  /// changed, and forgets them until they are read again.
+  func publishChanges() {
+    let state = core.state
+    var changed: [ObservedValue<State, Action>] = []
+    for (keyPath, observed) in observedValues where observed.hasChanged(in: state) {
+      observedValues[keyPath] = nil
+      changed.append(observed)
+    }
+    if observedValues.isEmpty { core.runtime.unregister(observedStore: self) }
+    for observed in changed { observed.notify(self) }
+  }
+}

@@ -1,0 +1,70 @@
+import ConcurrencyExtras
+
+extension Store {
+  /// The value at `keyPath` now, and then each time it changes (compared with `==`).
+  ///
+  /// The stream keeps at most the latest unread value: a slow reader skips intermediate values
+  /// and memory stays flat when nobody reads. It ends when the store is released.
+  ///
+  /// ```swift
+  /// for await count in store.values(\.count) {
+  ///   print(count)
+  /// }
+  /// ```
+  public func values<Value: Equatable & Sendable>(
+    _ keyPath: KeyPath<State, Value>
+  ) -> AsyncStream<Value> {
+    var last = core.state[keyPath: keyPath]
+    return makeStream(initial: last) { state in
+      let value = state[keyPath: keyPath]
+      guard value != last else { return nil }
+      last = value
+      return value
+    }
+  }
+
+  /// Schedules `transform` to run after each batch, emitting what it returns.
+  private func makeStream<Element: Sendable>(
+    initial: Element,
+    next: @escaping @MainActor (State) -> Element?
+  ) -> AsyncStream<Element> {
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Element.self, bufferingPolicy: .bufferingNewest(1))
+    let isTerminated = LockIsolated(false)
+    continuation.onTermination = { _ in isTerminated.setValue(true) }
+    continuation.yield(initial)
+    core.runtime.addStreamObserver(
+      publish: { [weak self] in
+        guard !isTerminated.value else { return false }
+        guard let self else {
+          continuation.finish()
+          return false
+        }
+        if let element = next(self.core.state) {
+          continuation.yield(element)
+        }
+        return true
+      },
+      finish: { continuation.finish() }
+    )
+    return stream
+  }
+}
+
+extension Store where State: Sendable {
+  /// The state now, and then after each batch (skipping batches that left an `Equatable` state
+  /// unchanged).
+  ///
+  /// The stream keeps at most the latest unread state. It ends when the store is released.
+  public var states: AsyncStream<State> {
+    let isEqual = equalityCheck(for: State.self)
+    var last: State? = isEqual == nil ? nil : core.state
+    return makeStream(initial: core.state) { state in
+      if let isEqual, let previous = last {
+        guard !isEqual(previous, state) else { return nil }
+        last = state
+      }
+      return state
+    }
+  }
+}

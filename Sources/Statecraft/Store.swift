@@ -1,0 +1,94 @@
+import CasePathsCore
+import Observation
+
+/// The runtime of a feature: it holds the state, runs the reducer for each action, carries out
+/// the effects, and tells observers what changed.
+///
+/// ```swift
+/// let store = Store(initialState: Counter.State()) {
+///   Counter()
+/// }
+/// store.send(.increment)
+/// print(store.count)  // 1
+/// ```
+///
+/// - **Sending** is synchronous: ``send(_:)`` reduces the action before it returns. An action sent
+///   while the store is reducing (from a `.send` effect, an observer, a subscriber) is queued and
+///   reduced, in FIFO order, before the outermost `send` returns. The returned ``StoreTask``
+///   finishes when the action's effects, and what they sent, are done.
+/// - **Observation** is fine-grained without macros: reading `store.count` (dynamic member lookup)
+///   registers interest in `\.count` only. After each batch of actions the store notifies the
+///   observers of the key paths whose values changed (`==` where the value is `Equatable`; a value
+///   that isn't `Equatable` counts as changed at every batch). Computed properties of `State` work
+///   the same way. ``state`` is the coarse whole.
+/// - **Lifetime**: effects hold the store weakly; releasing the store cancels them all.
+/// - **Scoping**: ``scope(state:action:)-(KeyPath<State,ChildState>,CaseKeyPath<Action,ChildAction>)``
+///   gives a child store that reads through to this one and forwards its actions here.
+@MainActor
+@dynamicMemberLookup
+public final class Store<State, Action>: Observable {
+  let core: Core<State, Action>
+  let registrar = ObservationRegistrar()
+  /// What readers have observed since the value last changed, by key path of `State`.
+  var observedValues: [AnyKeyPath: ObservedValue<State, Action>] = [:]
+  /// Child stores made by `scope`, so that a scope asked for twice is the same store.
+  var children: [ScopeID: AnyObject] = [:]
+
+  init(core: Core<State, Action>) {
+    self.core = core
+  }
+
+  /// Creates a store that runs the reducer built by `reducer` on `initialState`.
+  ///
+  /// ```swift
+  /// let store = Store(initialState: Feature.State()) {
+  ///   Feature()
+  /// }
+  /// ```
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: State,
+    @ReducerBuilder<State, Action> reducer: () -> R
+  ) {
+    let reducer = reducer()
+    self.init(
+      core: RootCore(initialState: initialState) { reducer.reduce(into: &$0, action: $1) })
+  }
+
+  /// The whole state. Reading it observes all of it: prefer reading the fields a view shows
+  /// (`store.count`), which observes only those.
+  public var state: State {
+    let state = core.state
+    observe(\State.self, value: state)
+    return state
+  }
+
+  /// Reads a field (or computed property) of the state and observes it.
+  public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
+    let value = core.state[keyPath: keyPath]
+    observe(keyPath, value: value)
+    return value
+  }
+
+  /// Sends an action: the reducer runs before this returns.
+  ///
+  /// - Returns: A task that finishes when every effect the action started, and the actions
+  ///   those effects sent, are done: `await store.send(.refresh).finish()`.
+  @discardableResult
+  public func send(_ action: Action) -> StoreTask {
+    core.send(action, group: nil)
+  }
+
+  /// The number of effect tasks the store tree is running (for tests and diagnostics).
+  public var runningEffectCount: Int {
+    core.runtime.runningEffectCount
+  }
+}
+
+/// A store of a reducer's state and actions: `StoreOf<Counter>`.
+public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>
+
+/// Identifies a child store among a store's scopes.
+struct ScopeID: Hashable {
+  let state: AnyKeyPath
+  let action: AnyHashable
+}
