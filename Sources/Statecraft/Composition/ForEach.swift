@@ -24,10 +24,13 @@ extension Reducer {
   /// when the parent removes the element. An action for an id that is not in the collection is
   /// reported as an issue.
   @inlinable
-  public func forEach<ID: Hashable & Sendable, Element: Reducer>(
-    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, Element.State>>,
-    action toElementAction: AnyCasePath<Action, IdentifiedAction<ID, Element.Action>>,
-    @ReducerBuilder<Element.State, Element.Action> element: () -> Element,
+  public func forEach<
+    ID: Hashable & Sendable, ElementState, ElementAction,
+    Element: Reducer<ElementState, ElementAction>
+  >(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: AnyCasePath<Action, IdentifiedAction<ID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
@@ -42,10 +45,13 @@ extension Reducer {
   /// Runs an element reducer on each element of an identified collection, for the actions
   /// addressed to that element.
   @inlinable
-  public func forEach<ID: Hashable & Sendable, Element: Reducer>(
-    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, Element.State>>,
-    action toElementAction: CaseKeyPath<Action, IdentifiedAction<ID, Element.Action>>,
-    @ReducerBuilder<Element.State, Element.Action> element: () -> Element,
+  public func forEach<
+    ID: Hashable & Sendable, ElementState, ElementAction,
+    Element: Reducer<ElementState, ElementAction>
+  >(
+    _ toElements: WritableKeyPath<State, IdentifiedArray<ID, ElementState>>,
+    action toElementAction: CaseKeyPath<Action, IdentifiedAction<ID, ElementAction>>,
+    @ReducerBuilder<ElementState, ElementAction> element: () -> Element,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,

@@ -24,10 +24,12 @@ final class EffectGroup {
 
   func finish() async {
     await withTaskCancellationHandler {
-      // NB: a task removes itself from the group before its `value` is available, and tasks
-      // started by actions it sent join before it ends, so this loop sees all of them.
-      while let task = tasks.values.first {
+      // NB: tasks started by actions a task sent join the group before that task ends, so this
+      // loop sees all of them. A task normally leaves the group when it ends; removing it here
+      // too covers tasks whose store was released before they ended.
+      while let (token, task) = tasks.first {
         await task.value
+        tasks[token] = nil
       }
     } onCancel: {
       Task { @MainActor in self.cancel() }
