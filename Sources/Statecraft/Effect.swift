@@ -34,7 +34,7 @@ public struct Effect<Action> {
   indirect enum Operation {
     case none
     case send(Action)
-    case run(TaskPriority?, @Sendable (Send<Action>) async -> Void)
+    case run(TaskPriority?, SourceLocation, @Sendable (Send<Action>) async -> Void)
     case merge([Effect<Action>])
     case concatenate([Effect<Action>])
     case cancellable(id: AnyHashableSendable, cancelInFlight: Bool, Effect<Action>)
@@ -112,7 +112,7 @@ extension Effect {
     let location = SourceLocation(
       fileID: fileID, filePath: filePath, line: line, column: column)
     return Self(
-      operation: .run(priority) { send in
+      operation: .run(priority, location) { send in
         do {
           try await operation(send)
         } catch is CancellationError where Task.isCancelled {
@@ -187,9 +187,9 @@ extension Effect {
       return .none
     case .send(let action):
       return .init(operation: .send(transform(action)))
-    case .run(let priority, let run):
+    case .run(let priority, let location, let run):
       return .init(
-        operation: .run(priority) { send in
+        operation: .run(priority, location) { send in
           await run(Send { action in send.deliver(transform(action)) })
         })
     case .merge(let effects):

@@ -1,5 +1,3 @@
-import IssueReporting
-
 /// The root of a store tree: owns the state and the reducer, runs the send loop and interprets
 /// effects.
 @MainActor
@@ -76,15 +74,15 @@ final class RootCore<State, Action>: Core<State, Action> {
     case .send(let action):
       _ = send(action, group: context.sendGroup)
 
-    case .run(let priority, let operation):
+    case .run(let priority, let location, let operation):
       let lifetime = EffectLifetime()
       let send = Send<Action> { [weak self] action in
         guard let self else {
-          reportIssue(Diagnostics.sendToReleasedStore(action))
+          location.report(Diagnostics.sendToReleasedStore(action))
           return
         }
         guard !lifetime.isFinished else {
-          reportIssue(Diagnostics.sendAfterEffectFinished(action))
+          location.report(Diagnostics.sendAfterEffectFinished(action))
           return
         }
         _ = self.send(action, group: context.sendGroup)
