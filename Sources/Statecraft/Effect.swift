@@ -4,7 +4,7 @@ import ConcurrencyExtras
 ///
 /// An effect is a value: the reducer returns it and the ``Store`` that ran the reducer carries it
 /// out. ``none`` costs nothing (no allocation, no task); ``send(_:)`` feeds an action back into the
-/// store within the same batch; ``run(priority:operation:catch:fileID:filePath:line:column:)``
+/// store within the same batch; `run(priority:operation:catch:)`
 /// starts asynchronous work owned by the store.
 ///
 /// ```swift
@@ -17,7 +17,7 @@ import ConcurrencyExtras
 ///   .cancellable(id: CancelID.fetch, cancelInFlight: true)
 /// ```
 ///
-/// Effects compose with ``merge(_:)-(Effect<Action>...)``, ``concatenate(_:)-(Effect<Action>...)``
+/// Effects compose with `merge`, `concatenate`
 /// and ``map(_:)``, and are scoped for cancellation with ``cancellable(id:cancelInFlight:)`` and
 /// ``cancel(id:)``. Cancellation ids belong to the store that runs the effect (and to the child
 /// feature inside it): there is no process-wide table.
@@ -176,8 +176,8 @@ extension Effect {
 extension Effect {
   /// Transforms every action this effect sends.
   ///
-  /// Composition operators (``Scope``, ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)``,
-  /// ``Reducer/forEach(_:action:element:fileID:filePath:line:column:)``) use this to lift a child's
+  /// Composition operators (``Scope``, `ifLet`,
+  /// `forEach`) use this to lift a child's
   /// effects into the parent's action type.
   public func map<NewAction>(
     _ transform: @escaping @Sendable (Action) -> NewAction

@@ -22,7 +22,7 @@ import Observation
 ///   that isn't `Equatable` counts as changed at every batch). Computed properties of `State` work
 ///   the same way. ``state`` is the coarse whole.
 /// - **Lifetime**: effects hold the store weakly; releasing the store cancels them all.
-/// - **Scoping**: ``scope(state:action:)-(KeyPath<State,ChildState>,CaseKeyPath<Action,ChildAction>)``
+/// - **Scoping**: `scope(state:action:)`
 ///   gives a child store that reads through to this one and forwards its actions here.
 @MainActor
 @dynamicMemberLookup

@@ -46,7 +46,11 @@ extension Engine {
             state = action
             return .none
           }
-          return .run { _ in throw Failure() } catch: { _, send in await send("failed") }
+          return .run { _ in
+            throw Failure()
+          } catch: { _, send in
+            await send("failed")
+          }
         }
       }
       await store.send("load").finish()
@@ -297,7 +301,7 @@ extension Engine {
         }
       }
       await store.send(0).finish()
-      await withKnownIssue {
+      withKnownIssue {
         escaped.value?(1)
       } matching: { issue in
         issue.description.contains("after its operation had returned")

@@ -67,7 +67,8 @@ extension Reducer {
 public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element: Reducer>: Reducer {
   @usableFromInline let parent: Parent
   @usableFromInline let element: Element
-  @usableFromInline let toElements: WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
+  @usableFromInline let toElements:
+    WritableKeyPath<Parent.State, IdentifiedArray<ID, Element.State>>
   @usableFromInline let toElementAction:
     AnyCasePath<Parent.Action, IdentifiedAction<ID, Element.Action>>
   @usableFromInline let location: SourceLocation

@@ -53,7 +53,7 @@ extension Reducer {
   }
 }
 
-/// The reducer built by ``Reducer/ifLet(_:action:then:fileID:filePath:line:column:)-(_,AnyCasePath<Action,ChildAction>,_,_,_,_,_)``.
+/// The reducer built by `ifLet(_:action:then:)`.
 public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   @usableFromInline let parent: Parent
   @usableFromInline let child: Child

@@ -106,8 +106,7 @@ public enum _ConditionalReducer<First: Reducer, Second: Reducer<First.State, Fir
   case second(Second)
 
   @inlinable
-  public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action>
-  {
+  public func reduce(into state: inout First.State, action: First.Action) -> Effect<First.Action> {
     switch self {
     case .first(let first): return first.reduce(into: &state, action: action)
     case .second(let second): return second.reduce(into: &state, action: action)

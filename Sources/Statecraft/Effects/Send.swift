@@ -1,6 +1,6 @@
 /// Sends actions from an effect back into the store that runs it.
 ///
-/// A `Send` is handed to the operation of ``Effect/run(priority:operation:catch:fileID:filePath:line:column:)``.
+/// A `Send` is handed to the operation of `Effect.run(priority:operation:catch:)`.
 /// Calls arrive on the main actor in the order they were made. Once the effect has been cancelled,
 /// calls do nothing; once its operation has returned, calls are reported as misuse.
 ///

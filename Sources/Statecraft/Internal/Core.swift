@@ -6,7 +6,9 @@ class Core<State, Action> {
   var state: State { fatalError("Core is abstract: RootCore and ScopedCore override this.") }
 
   /// The root's runtime: effects, observers and streams.
-  var runtime: StoreRuntime { fatalError("Core is abstract: RootCore and ScopedCore override this.") }
+  var runtime: StoreRuntime {
+    fatalError("Core is abstract: RootCore and ScopedCore override this.")
+  }
 
   /// Sends `action` to the root, joining `group` (the `StoreTask` of an effect that sent it).
   func send(_ action: Action, group: EffectGroup?) -> StoreTask {
