@@ -50,9 +50,16 @@ public struct Effect<Action> {
     )
   }
 
-  /// `true` for ``none``: the store skips all effect bookkeeping for it.
+  /// Whether this is ``none``: an effect that does nothing. The store skips all effect
+  /// bookkeeping for it; a unit test of a reducer can assert it:
+  ///
+  /// ```swift
+  /// var state = Counter.State()
+  /// let effect = Counter().reduce(into: &state, action: .increment)
+  /// #expect(effect.isNone)
+  /// ```
   @inlinable
-  var isNone: Bool {
+  public var isNone: Bool {
     if case .none = operation { return true }
     return false
   }

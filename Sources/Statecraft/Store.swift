@@ -54,6 +54,15 @@ public final class Store<State, Action>: Observable {
       core: RootCore(initialState: initialState) { reducer.reduce(into: &$0, action: $1) })
   }
 
+  /// Creates a store that runs `reducer` on `initialState`.
+  ///
+  /// ```swift
+  /// let store = Store(initialState: Counter.State(), reducer: Counter())
+  /// ```
+  public convenience init<R: Reducer<State, Action>>(initialState: State, reducer: R) {
+    self.init(initialState: initialState) { reducer }
+  }
+
   /// The whole state. Reading it observes all of it: prefer reading the fields a view shows
   /// (`store.count`), which observes only those.
   public var state: State {
