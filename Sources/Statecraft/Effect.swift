@@ -107,6 +107,10 @@ extension Effect {
   ///   - priority: The priority of the task that runs the operation.
   ///   - operation: The work to do. `send` feeds actions back into the store.
   ///   - handler: Called with any error `operation` throws, other than cancellation.
+  ///   - fileID: Where an unhandled error is reported (the caller's file, by default).
+  ///   - filePath: Where an unhandled error is reported (the caller's file, by default).
+  ///   - line: Where an unhandled error is reported (the caller's line, by default).
+  ///   - column: Where an unhandled error is reported (the caller's column, by default).
   public static func run(
     priority: TaskPriority? = nil,
     operation: @escaping @Sendable (_ send: Send<Action>) async throws -> Void,
