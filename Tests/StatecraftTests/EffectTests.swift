@@ -291,6 +291,29 @@ extension Engine {
       await clock.run()
     }
 
+    @Test func sendingToAReleasedStoreIsReported() async {
+      let escaped = LockIsolated<Send<Int>?>(nil)
+      let started = Gate()
+      var store: Store<Int, Int>? = Store(initialState: 0) {
+        Reduce<Int, Int> { _, _ in
+          .run { send in
+            escaped.setValue(send)
+            started.open()
+            try await Task.never()
+          }
+        }
+      }
+      let task = store?.send(0)
+      await started.wait()
+      store = nil
+      await task?.finish()
+      withKnownIssue {
+        escaped.value?(1)
+      } matching: { issue in
+        issue.description.contains("a store that has been released")
+      }
+    }
+
     @Test func sendingFromAFinishedEffectIsReported() async {
       let escaped = LockIsolated<Send<Int>?>(nil)
       let store = Store(initialState: 0) {
