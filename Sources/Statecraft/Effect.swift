@@ -30,18 +30,19 @@ public struct Effect<Action> {
     self.operation = operation
   }
 
+  // NB: only the cases that hold an effect are indirect, so `.none` and `.send` allocate nothing.
   @usableFromInline
-  indirect enum Operation {
+  enum Operation {
     case none
     case send(Action)
     case run(TaskPriority?, SourceLocation, @Sendable (Send<Action>) async -> Void)
     case merge([Effect<Action>])
     case concatenate([Effect<Action>])
-    case cancellable(id: AnyHashableSendable, cancelInFlight: Bool, Effect<Action>)
+    indirect case cancellable(id: AnyHashableSendable, cancelInFlight: Bool, Effect<Action>)
     case cancel(id: AnyHashableSendable)
     case cancelNamespace(AnyHashableSendable)
-    case namespaced(AnyHashableSendable, Effect<Action>)
-    case throttle(
+    indirect case namespaced(AnyHashableSendable, Effect<Action>)
+    indirect case throttle(
       id: AnyHashableSendable,
       interval: Duration,
       sleep: @Sendable (Duration) async throws -> Void,

@@ -27,6 +27,9 @@ final class StoreRuntime {
   isolated deinit {
     for effect in running.values { effect.task.cancel() }
     for observer in streamObservers.values { observer.finish() }
+    for case let attachment as any RuntimeAttachment in attachments.values {
+      attachment.storeReleased()
+    }
   }
 
   /// The number of effect tasks that have started and not yet finished.
@@ -110,6 +113,19 @@ final class StoreRuntime {
     throttleWindows.removeValue(forKey: key)?.pending
   }
 
+  // MARK: - Attachments
+
+  /// Objects an idiom keeps with the store tree (a reactor's routes, a feedback loop), by type.
+  private var attachments: [ObjectIdentifier: AnyObject] = [:]
+
+  func attach<T: AnyObject>(_ attachment: T) {
+    attachments[ObjectIdentifier(T.self)] = attachment
+  }
+
+  func attachment<T: AnyObject>(_ type: T.Type) -> T? {
+    attachments[ObjectIdentifier(type)] as? T
+  }
+
   // MARK: - Publishing
 
   /// Stores whose observed key paths are compared after each batch.
@@ -177,4 +193,10 @@ struct StreamObserver {
   /// Emits what changed; returns false once the stream has ended.
   let publish: @MainActor () -> Bool
   let finish: @MainActor () -> Void
+}
+
+/// An attachment told when its store tree is released.
+@MainActor
+protocol RuntimeAttachment: AnyObject {
+  func storeReleased()
 }

@@ -23,16 +23,16 @@ extension Store {
     }
   }
 
-  /// Schedules `transform` to run after each batch, emitting what it returns.
-  private func makeStream<Element: Sendable>(
-    initial: Element,
+  /// A stream of `initial`, then of what `next` returns (when not nil) after each batch.
+  func makeStream<Element: Sendable>(
+    initial: Element?,
     next: @escaping @MainActor (State) -> Element?
   ) -> AsyncStream<Element> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Element.self, bufferingPolicy: .bufferingNewest(1))
     let isTerminated = LockIsolated(false)
     continuation.onTermination = { _ in isTerminated.setValue(true) }
-    continuation.yield(initial)
+    if let initial { continuation.yield(initial) }
     core.runtime.addStreamObserver(
       publish: { [weak self] in
         guard !isTerminated.value else { return false }

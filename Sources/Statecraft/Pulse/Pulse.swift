@@ -1,0 +1,141 @@
+import ConcurrencyExtras
+
+/// A state value whose every assignment is an event, even of an equal value: an alert to show,
+/// a toast, a scroll target.
+///
+/// ```swift
+/// struct State {
+///   @Pulse var alert: String?
+/// }
+///
+/// // In the reducer: each assignment is a new pulse, even "Saved" twice in a row.
+/// state.alert = "Saved"
+///
+/// // In a view or coordinator:
+/// for await alert in store.pulses(\.$alert) { present(alert) }
+///
+/// // In a subscriber's state callback:
+/// state.$alert.updated { alert in present(alert) }
+/// ```
+///
+/// A pulse is a value (it keeps State's value semantics) with a version counter that each
+/// assignment increments. Two pulses are equal when their versions and values are.
+@propertyWrapper
+public struct Pulse<Value> {
+  private var storage: Value
+  /// How many times the value was assigned.
+  public private(set) var version: UInt64 = 0
+  /// Identifies this pulse (and its copies) to subscribers that remember what they saw.
+  let id: UInt64
+
+  /// A pulse holding `wrappedValue`, not yet assigned (version 0).
+  public init(wrappedValue: Value) {
+    self.storage = wrappedValue
+    self.id = pulseIDs.withValue { id in
+      defer { id &+= 1 }
+      return id
+    }
+  }
+
+  /// The value; assigning it, even an equal value, is a new pulse.
+  public var wrappedValue: Value {
+    get { storage }
+    set {
+      storage = newValue
+      version &+= 1
+    }
+  }
+
+  /// The pulse itself: `state.$alert`.
+  public var projectedValue: Self {
+    get { self }
+    set { self = newValue }
+  }
+
+  /// The current value.
+  public var value: Value { storage }
+}
+
+private let pulseIDs = LockIsolated<UInt64>(0)
+
+extension Pulse: Equatable where Value: Equatable {
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.version == rhs.version && lhs.storage == rhs.storage
+  }
+}
+
+extension Pulse: Hashable where Value: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(version)
+    hasher.combine(storage)
+  }
+}
+
+extension Pulse: Sendable where Value: Sendable {}
+
+extension Pulse: CustomStringConvertible {
+  public var description: String { "Pulse(\(storage), version: \(version))" }
+}
+
+// MARK: - Subscribers
+
+extension Pulse {
+  /// Runs `body` with the value if the pulse was assigned since the subscriber whose
+  /// ``StateSubscriber/state(_:)`` is running last saw it.
+  ///
+  /// Never runs for the first state a subscriber receives (the pulse was not assigned "since"
+  /// then), so an alert already shown is not shown again to a new subscriber. Outside a
+  /// subscriber's callback it runs whenever the pulse was ever assigned.
+  @MainActor
+  public func updated(_ body: (Value) -> Void) {
+    if let memory = PulseMemory.current {
+      if memory.isNew(id: id, version: version) { body(storage) }
+    } else if version > 0 {
+      body(storage)
+    }
+  }
+}
+
+/// What one subscriber has seen of each pulse.
+@MainActor
+final class PulseMemory {
+  static var current: PulseMemory?
+
+  private var seen: [UInt64: UInt64] = [:]
+  var isFirstState = true
+
+  func isNew(id: UInt64, version: UInt64) -> Bool {
+    let last = seen.updateValue(version, forKey: id)
+    if isFirstState { return false }
+    return (last ?? 0) != version
+  }
+
+  /// Runs `body` with this memory as the current one.
+  func withCurrent(_ body: () -> Void) {
+    let previous = Self.current
+    Self.current = self
+    defer {
+      Self.current = previous
+      isFirstState = false
+    }
+    body()
+  }
+}
+
+extension Store {
+  /// Each value assigned to the pulse at `keyPath`, once per batch in which it was assigned
+  /// (equal values included). Never emits for unrelated changes, nor at subscription.
+  ///
+  /// The stream keeps at most the latest unread value and ends when the store is released.
+  public func pulses<Value: Sendable>(
+    _ keyPath: KeyPath<State, Pulse<Value>>
+  ) -> AsyncStream<Value> {
+    var lastVersion = core.state[keyPath: keyPath].version
+    return makeStream(initial: nil) { state in
+      let pulse = state[keyPath: keyPath]
+      guard pulse.version != lastVersion else { return nil }
+      lastVersion = pulse.version
+      return pulse.value
+    }
+  }
+}

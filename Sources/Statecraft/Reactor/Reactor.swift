@@ -1,0 +1,91 @@
+/// A feature in the Reactor idiom (ReactorKit, GoodReactor, AsyncReactor): actions become
+/// mutations, and mutations change the state.
+///
+/// ```swift
+/// final class CounterReactor: Reactor {
+///   enum Action { case increase, decrease, loadFact }
+///   enum Mutation { case setCount(Int), setFact(String?), setLoading(Bool) }
+///   struct State: Equatable { var count = 0; var fact: String?; var isLoading = false }
+///
+///   func mutate(state: State, action: Action) -> Effect<Mutation> {
+///     switch action {
+///     case .increase: return .send(.setCount(state.count + 1))
+///     case .decrease: return .send(.setCount(state.count - 1))
+///     case .loadFact:
+///       return .concatenate(
+///         .send(.setLoading(true)),
+///         .run { [count = state.count] send in await send(.setFact(await facts.fact(count))) },
+///         .send(.setLoading(false))
+///       )
+///     }
+///   }
+///
+///   func reduce(state: inout State, mutation: Mutation) {
+///     switch mutation {
+///     case .setCount(let count): state.count = count
+///     case .setFact(let fact): state.fact = fact
+///     case .setLoading(let isLoading): state.isLoading = isLoading
+///     }
+///   }
+/// }
+///
+/// let store = Store(initialState: CounterReactor.State(), reactor: CounterReactor())
+/// store.send(.increase)
+/// ```
+///
+/// A reactor runs on the same engine as a ``Reducer``: the store reduces every action on the
+/// main actor, one at a time, so concurrent sends never lose an update, and each store owns its
+/// state (a new reactor never sees another's). `mutate` receives the current state instead of
+/// reading a shared `currentState`.
+///
+/// Optional hooks, all with defaults:
+/// - ``transform(action:)-8k0vj``: rewrite, filter or delay each incoming action.
+/// - ``transform(mutation:)-1ux8l``: rewrite the mutations of every `mutate` effect.
+/// - ``subscriptions()-2qfiq``: long-running mutations from outside (a service's event stream),
+///   started with the store and cancelled with it — ReactorKit's
+///   `transform(mutation:) { .merge(mutation, service.events) }`.
+/// - ``route(for:)-5rdnh``: a destination for a coordinator (GoodReactor's `navigate`), delivered
+///   through ``Store/routes(_:)``.
+public protocol Reactor {
+  /// What the user or the system does.
+  associatedtype Action
+  /// A change to the state; an action by default.
+  associatedtype Mutation = Action
+  /// What the reactor shows.
+  associatedtype State
+  /// A destination for a coordinator; `Never` if the reactor doesn't navigate.
+  associatedtype Route: Sendable = Never
+
+  /// The mutations an action causes: `.send(mutation)` for an immediate one, `.run` for async
+  /// work, `.concatenate` for a sequence.
+  func mutate(state: State, action: Action) -> Effect<Mutation>
+
+  /// Applies a mutation to the state.
+  func reduce(state: inout State, mutation: Mutation)
+
+  /// Rewrites each incoming action before `mutate`: return `.send(action)` to pass it on (the
+  /// default), `.none` to drop it, or a debounced or delayed effect.
+  func transform(action: Action) -> Effect<Action>
+
+  /// Rewrites the effect of every `mutate` call (the default returns it unchanged).
+  func transform(mutation: Effect<Mutation>) -> Effect<Mutation>
+
+  /// Mutations from outside the reactor, started when the store is created and cancelled when
+  /// it is released (the default is `.none`).
+  func subscriptions() -> Effect<Mutation>
+
+  /// The route an action leads to, if any (the default is nil).
+  func route(for action: Action) -> Route?
+}
+
+extension Reactor {
+  public func transform(action: Action) -> Effect<Action> { .send(action) }
+  public func transform(mutation: Effect<Mutation>) -> Effect<Mutation> { mutation }
+  public func subscriptions() -> Effect<Mutation> { .none }
+  public func route(for action: Action) -> Route? { nil }
+}
+
+extension Reactor where Mutation == Action {
+  /// Every action is its own mutation.
+  public func mutate(state: State, action: Action) -> Effect<Mutation> { .send(action) }
+}

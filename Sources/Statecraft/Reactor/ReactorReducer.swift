@@ -1,0 +1,68 @@
+/// The store-internal event of a reactor store: users send actions; the store also feeds
+/// transformed actions and mutations back to itself.
+enum ReactorEvent<Action, Mutation> {
+  case action(Action)
+  case transformed(Action)
+  case mutation(Mutation)
+  case subscribe
+}
+
+extension ReactorEvent: Sendable where Action: Sendable, Mutation: Sendable {}
+
+/// Runs a ``Reactor`` as a reducer, so that sending, effects, cancellation, observation and
+/// testing are the engine's.
+struct ReactorReducer<R: Reactor>: Reducer {
+  typealias Event = ReactorEvent<R.Action, R.Mutation>
+
+  let reactor: R
+  let routes: RouteHub
+
+  func reduce(into state: inout R.State, action event: Event) -> Effect<Event> {
+    switch event {
+    case .action(let action):
+      if let route = reactor.route(for: action) { routes.publish(route) }
+      let transformed = reactor.transform(action: action)
+      // NB: the default transform is `.send(action)`: mutate at once rather than queue it.
+      if case .send(let action) = transformed.operation {
+        return mutate(&state, action)
+      }
+      return transformed.map { .transformed($0) }
+    case .transformed(let action):
+      return mutate(&state, action)
+    case .mutation(let mutation):
+      reactor.reduce(state: &state, mutation: mutation)
+      return .none
+    case .subscribe:
+      return reactor.subscriptions().map { .mutation($0) }
+    }
+  }
+
+  private func mutate(_ state: inout R.State, _ action: R.Action) -> Effect<Event> {
+    let mutations = reactor.transform(mutation: reactor.mutate(state: state, action: action))
+    // NB: an immediate mutation is reduced at once, so the state has changed when `send`
+    // returns, as in ReactorKit.
+    if case .send(let mutation) = mutations.operation {
+      reactor.reduce(state: &state, mutation: mutation)
+      return .none
+    }
+    return mutations.map { .mutation($0) }
+  }
+}
+
+extension Store {
+  /// Creates a store that runs `reactor` on `initialState`.
+  ///
+  /// Users send only actions: `store.send(.increase)`. The reactor's ``Reactor/subscriptions()-2qfiq``
+  /// start at once and end when the store is released.
+  public convenience init<R: Reactor>(initialState: State, reactor: R)
+  where R.State == State, R.Action == Action {
+    let routes = RouteHub()
+    let root = RootCore<State, ReactorEvent<Action, R.Mutation>>(initialState: initialState) {
+      ReactorReducer(reactor: reactor, routes: routes).reduce(into: &$0, action: $1)
+    }
+    root.runtime.attach(routes)
+    self.init(
+      core: ScopedCore(parent: root, toState: { $0 }, fromAction: { .action($0) }))
+    _ = root.send(.subscribe, group: nil)
+  }
+}

@@ -1,0 +1,73 @@
+import ConcurrencyExtras
+import IssueReporting
+
+/// Delivers a reactor's routes to the coordinators listening through ``Store/routes(_:)``.
+///
+/// Routes are published from the reducer, which the store runs on the main actor; the lock only
+/// lets a stream that ends on another thread leave without a hop.
+final class RouteHub: Sendable {
+  private struct Listener: Sendable {
+    let deliver: @Sendable (any Sendable) -> Bool
+    let finish: @Sendable () -> Void
+  }
+
+  private let listeners = LockIsolated<[UInt64: Listener]>([:])
+  private let nextListener = LockIsolated<UInt64>(0)
+
+  func publish(_ route: any Sendable) {
+    for (id, listener) in listeners.value where !listener.deliver(route) {
+      listeners.withValue { _ = $0.removeValue(forKey: id) }
+    }
+  }
+
+  func listen<Route: Sendable>(_: Route.Type) -> AsyncStream<Route> {
+    let (stream, continuation) = AsyncStream.makeStream(of: Route.self)
+    let id = nextListener.withValue { id in
+      defer { id &+= 1 }
+      return id
+    }
+    listeners.withValue {
+      $0[id] = Listener(
+        deliver: { route in
+          guard let route = route as? Route else { return true }
+          if case .terminated = continuation.yield(route) { return false }
+          return true
+        },
+        finish: { continuation.finish() }
+      )
+    }
+    return stream
+  }
+
+  deinit {
+    for listener in listeners.value.values { listener.finish() }
+  }
+}
+
+extension Store {
+  /// The routes the store's reactor leads to, for a coordinator (GoodReactor's `navigate`).
+  ///
+  /// Each call returns a new stream that receives every route published after the call, in
+  /// order, without dropping any. It ends when the store is released.
+  ///
+  /// ```swift
+  /// Task {
+  ///   for await route in store.routes(AppRoute.self) {
+  ///     coordinator.show(route)
+  ///   }
+  /// }
+  /// ```
+  public func routes<Route: Sendable>(_ type: Route.Type = Route.self) -> AsyncStream<Route> {
+    guard let hub = core.runtime.attachment(RouteHub.self) else {
+      reportIssue(
+        """
+        'routes' was called on a store that does not run a reactor.
+
+        Routes come from 'Reactor.route(for:)'. Create the store with \
+        'Store(initialState:reactor:)' to receive them.
+        """)
+      return AsyncStream { $0.finish() }
+    }
+    return hub.listen(type)
+  }
+}
