@@ -224,6 +224,20 @@ extension Effect {
     }
   }
 
+  /// Whether the store finishes this effect while starting it: it starts no task.
+  var isSynchronous: Bool {
+    switch operation {
+    case .none, .send, .cancel, .cancelNamespace:
+      return true
+    case .run, .throttle:
+      return false
+    case .merge(let effects), .concatenate(let effects):
+      return effects.allSatisfy(\.isSynchronous)
+    case .cancellable(_, _, let effect), .namespaced(_, let effect):
+      return effect.isSynchronous
+    }
+  }
+
   /// Puts this effect's cancellation ids in the namespace of one child feature instance, so
   /// that two instances using the same id don't cancel each other.
   func namespaced(_ component: AnyHashableSendable) -> Self {

@@ -42,3 +42,6 @@ public protocol FeedbackSystem {
   /// The feedbacks, evaluated on the initial state when the system starts and after each event.
   var feedbacks: [Feedback<State, Event>] { get }
 }
+
+/// A store of a feedback system's state and events: `FeedbackStoreOf<CounterSystem>`.
+public typealias FeedbackStoreOf<S: FeedbackSystem> = Store<S.State, S.Event>

@@ -95,7 +95,14 @@ final class RootCore<State, Action>: Core<State, Action> {
     case .merge(let effects):
       for effect in effects { start(effect, context) }
 
-    case .concatenate(let effects):
+    case .concatenate(var effects):
+      // NB: leading effects that finish synchronously (`.send`, `.cancel`) run at once, as a
+      // concatenated publisher emits its leading values on subscription.
+      while let first = effects.first, first.isSynchronous {
+        start(first, context)
+        effects.removeFirst()
+      }
+      guard !effects.isEmpty else { return }
       storeRuntime.spawn(context, priority: nil) { [weak self] in
         for effect in effects {
           guard !Task.isCancelled, let self else { return }

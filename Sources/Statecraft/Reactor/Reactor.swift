@@ -89,3 +89,6 @@ extension Reactor where Mutation == Action {
   /// Every action is its own mutation.
   public func mutate(state: State, action: Action) -> Effect<Mutation> { .send(action) }
 }
+
+/// A store of a reactor's state and actions: `ReactorStoreOf<CounterReactor>`.
+public typealias ReactorStoreOf<R: Reactor> = Store<R.State, R.Action>
