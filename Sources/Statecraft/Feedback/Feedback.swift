@@ -91,6 +91,9 @@ public struct FeedbackTrigger<State> {
   }
 
   /// Fires on the initial state and after each event whenever `predicate` holds.
+  ///
+  /// The feedback's own events count: a feedback whose event leaves the predicate true fires
+  /// again (cancelling its run in flight). End the condition with the first event it sends.
   public static func filter(_ predicate: @escaping (State) -> Bool) -> Self {
     Self { { state, _ in predicate(state) } }
   }

@@ -27,6 +27,9 @@ struct FeedbackReducer<System: FeedbackSystem>: Reducer {
 
   private struct FeedbackID: Hashable, Sendable { let index: Int }
 
+  /// The cancellation namespace of every feedback's effects.
+  static var namespace: AnyHashableSendable { AnyHashableSendable(FeedbackNamespace()) }
+
   func reduce(into state: inout System.State, action: LoopEvent) -> Effect<LoopEvent> {
     switch action {
     case .event(let event):
@@ -48,10 +51,9 @@ struct FeedbackReducer<System: FeedbackSystem>: Reducer {
       }
       return .merge(effects)
     case .stop:
-      let count = loop.evaluators.count
       loop.isRunning = false
       loop.evaluators.removeAll()
-      return .merge((0..<count).map { .cancel(id: FeedbackID(index: $0)) })
+      return .cancelNamespace(Self.namespace)
     }
   }
 
@@ -68,9 +70,11 @@ struct FeedbackReducer<System: FeedbackSystem>: Reducer {
           effect.map { .event($0) }.cancellable(id: FeedbackID(index: index), cancelInFlight: true))
       }
     }
-    return .merge(effects)
+    return .merge(effects).namespaced(Self.namespace)
   }
 }
+
+struct FeedbackNamespace: Hashable, Sendable {}
 
 /// Lets ``Store/run()`` start and stop the loop of the store's feedback system.
 @MainActor
@@ -104,7 +108,7 @@ extension Store {
   }
 
   /// Runs the store's feedback system until the calling task is cancelled: starts the feedbacks
-  /// (reducing the events buffered so far), and stops every feedback before returning.
+  /// (reducing the events buffered so far), and returns once every feedback has stopped.
   ///
   /// ```swift
   /// .task { await store.run() }   // SwiftUI: the loop lives as long as the view
@@ -124,6 +128,12 @@ extension Store {
     if control.runs == 1 { control.start() }
     try? await Task.never()
     control.runs -= 1
-    if control.runs == 0 { control.stop() }
+    guard control.runs == 0 else { return }
+    control.stop()
+    // NB: return once every feedback has ended, not just been asked to.
+    let namespace: Namespace = [AnyHashableSendable(FeedbackNamespace())]
+    for task in core.runtime.tasks(namespacePrefix: namespace) {
+      await task.value
+    }
   }
 }

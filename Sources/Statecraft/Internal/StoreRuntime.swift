@@ -83,6 +83,11 @@ final class StoreRuntime {
     }
   }
 
+  /// The tasks of the effects running inside a child namespace (and its descendants).
+  func tasks(namespacePrefix prefix: Namespace) -> [Task<Void, Never>] {
+    running.values.filter { $0.namespace.hasPrefix(prefix) }.map(\.task)
+  }
+
   // MARK: - Throttle windows
 
   func openThrottleWindow(
