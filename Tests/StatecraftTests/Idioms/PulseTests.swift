@@ -1,0 +1,119 @@
+import Testing
+
+@testable import Statecraft
+
+extension Engine {
+  @MainActor
+  @Suite struct PulseTests {
+    struct Alerts: Reducer {
+      struct State: Equatable, Sendable {
+        @Pulse var alert: String?
+        var count = 0
+      }
+      enum Action: Sendable {
+        case alert(String)
+        case increment
+        case alertTwice(String)
+      }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .alert(let message):
+          state.alert = message
+        case .increment:
+          state.count += 1
+        case .alertTwice(let message):
+          state.alert = message
+          state.alert = message
+        }
+        return .none
+      }
+    }
+
+    @Test func assigningAnEqualValueIsANewPulse() {
+      var state = Alerts.State()
+      #expect(state.$alert.version == 0)
+      state.alert = "Saved"
+      let first = state
+      state.alert = "Saved"
+      #expect(state.$alert.version == 2)
+      #expect(state != first)
+    }
+
+    @Test func aPulseIsAValue() {
+      var original = Alerts.State()
+      var copy = original
+      copy.alert = "copy"
+      #expect(original.alert == nil)
+      #expect(original.$alert.version == 0)
+      original.alert = "original"
+      #expect(copy.alert == "copy")
+    }
+
+    @Test func pulsesEmitOncePerPublicationEqualValuesIncludedNeverForUnrelatedChanges() async {
+      let store = Store(initialState: Alerts.State()) { Alerts() }
+      var alerts = store.pulses(\.$alert).makeAsyncIterator()
+      store.send(.alert("Saved"))
+      #expect(await alerts.next() == "Saved")
+      store.send(.increment)
+      store.send(.alert("Saved"))
+      #expect(await alerts.next() == "Saved")
+      store.send(.alertTwice("Twice"))
+      store.send(.increment)
+      store.send(.alert("Last"))
+      #expect(await alerts.next() == "Last")
+    }
+
+    @Test func pulsesDoNotEmitAtSubscription() async {
+      var state = Alerts.State()
+      state.alert = "old"
+      let store = Store(initialState: state) { Alerts() }
+      var alerts = store.pulses(\.$alert).makeAsyncIterator()
+      store.send(.increment)
+      store.send(.alert("new"))
+      #expect(await alerts.next() == "new")
+    }
+
+    @Test func observersOfThePulseAreNotifiedOnEqualAssignments() {
+      let store = Store(initialState: Alerts.State()) { Alerts() }
+      store.send(.alert("Saved"))
+      var seen: [UInt64] = []
+      let token = store.observe { store in seen.append(store.$alert.version) }
+      store.send(.alert("Saved"))
+      store.send(.increment)
+      #expect(seen == [1, 2])
+      token.cancel()
+    }
+
+    final class AlertPresenter: StateSubscriber {
+      var shown: [String?] = []
+      func state(_ state: Alerts.State) {
+        state.$alert.updated { self.shown.append($0) }
+      }
+    }
+
+    @Test func updatedRunsOnlyForPulsesAssignedSinceTheSubscriberLastSawThem() {
+      var initial = Alerts.State()
+      initial.alert = "before subscribing"
+      let store = Store(initialState: initial) { Alerts() }
+      let presenter = AlertPresenter()
+      store.subscribe(presenter)
+      #expect(presenter.shown == [])
+      store.send(.increment)
+      #expect(presenter.shown == [])
+      store.send(.alert("Saved"))
+      store.send(.alert("Saved"))
+      store.send(.increment)
+      #expect(presenter.shown == ["Saved", "Saved"])
+    }
+
+    @Test func updatedOutsideASubscriberRunsWhenEverAssigned() {
+      var state = Alerts.State()
+      var runs = 0
+      state.$alert.updated { _ in runs += 1 }
+      #expect(runs == 0)
+      state.alert = "x"
+      state.$alert.updated { _ in runs += 1 }
+      #expect(runs == 1)
+    }
+  }
+}
