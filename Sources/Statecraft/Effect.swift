@@ -240,11 +240,13 @@ extension Effect {
 
   /// Puts this effect's cancellation ids in the namespace of one child feature instance, so
   /// that two instances using the same id don't cancel each other.
+  @usableFromInline
   func namespaced(_ component: AnyHashableSendable) -> Self {
     isNone ? self : Self(operation: .namespaced(component, self))
   }
 
   /// An effect that cancels every effect started in the namespace of one child instance.
+  @usableFromInline
   static func cancelNamespace(_ component: AnyHashableSendable) -> Self {
     Self(operation: .cancelNamespace(component))
   }

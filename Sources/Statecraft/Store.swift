@@ -34,6 +34,7 @@ public final class Store<State, Action>: Observable {
   /// Child stores made by `scope`, so that a scope asked for twice is the same store.
   var children: [ScopeID: AnyObject] = [:]
 
+  @usableFromInline
   init(core: Core<State, Action>) {
     self.core = core
   }
@@ -45,6 +46,7 @@ public final class Store<State, Action>: Observable {
   ///   Feature()
   /// }
   /// ```
+  @inlinable
   public convenience init<R: Reducer<State, Action>>(
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R
@@ -59,6 +61,7 @@ public final class Store<State, Action>: Observable {
   /// ```swift
   /// let store = Store(initialState: Counter.State(), reducer: Counter())
   /// ```
+  @inlinable
   public convenience init<R: Reducer<State, Action>>(initialState: State, reducer: R) {
     self.init(initialState: initialState) { reducer }
   }

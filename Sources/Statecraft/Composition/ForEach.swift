@@ -2,6 +2,7 @@ import CasePathsCore
 import ConcurrencyExtras
 import IdentifiedCollections
 import IssueReporting
+import OrderedCollections
 
 extension Reducer {
   /// Runs an element reducer on each element of an identified collection, for the actions
@@ -88,6 +89,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     self.location = location
   }
 
+  @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     let elementEffect = reduceElement(into: &state, action: action)
@@ -106,21 +108,28 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     return .merge(elementEffect, parentEffect)
   }
 
-  private func namespace(for id: ID) -> AnyHashableSendable {
+  @usableFromInline
+  func reportMissingElement(action: Element.Action, id: ID) {
+    location.report(
+      Diagnostics.forEachActionForMissingElement(
+        action: action, id: id, statePath: toElements, parent: Parent.self))
+  }
+
+  @usableFromInline
+  func namespace(for id: ID) -> AnyHashableSendable {
     AnyHashableSendable(
       ChildNamespace(
         path: AnyHashableSendable(UncheckedSendable(toElements)), id: AnyHashableSendable(id)))
   }
 
-  private func reduceElement(
+  @inlinable
+  func reduceElement(
     into state: inout Parent.State, action: Parent.Action
   ) -> Effect<Parent.Action> {
     guard case .element(let id, let elementAction)? = toElementAction.extract(from: action)
     else { return .none }
     guard let index = state[keyPath: toElements].index(id: id) else {
-      location.report(
-        Diagnostics.forEachActionForMissingElement(
-          action: elementAction, id: id, statePath: toElements, parent: Parent.self))
+      reportMissingElement(action: elementAction, id: id)
       return .none
     }
     let effect = element.reduce(into: &state[keyPath: toElements][index], action: elementAction)

@@ -1,6 +1,7 @@
 /// The runtime behind a ``Store``: the root that owns the state, or a scope that reads through to
 /// its parent. A `Store` is a thin, observable face on one of these.
 @MainActor
+@usableFromInline
 class Core<State, Action> {
   /// The current state, read through to the root.
   var state: State { fatalError("Core is abstract: RootCore and ScopedCore override this.") }

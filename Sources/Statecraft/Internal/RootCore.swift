@@ -1,6 +1,7 @@
 /// The root of a store tree: owns the state and the reducer, runs the send loop and interprets
 /// effects.
 @MainActor
+@usableFromInline
 final class RootCore<State, Action>: Core<State, Action> {
   private var currentState: State
   private let reducer: (inout State, Action) -> Effect<Action>
@@ -9,6 +10,7 @@ final class RootCore<State, Action>: Core<State, Action> {
   private var isBusy = false
   private var queue: [(action: Action, group: EffectGroup)] = []
 
+  @usableFromInline
   init(initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
     self.currentState = initialState
     self.reducer = reducer

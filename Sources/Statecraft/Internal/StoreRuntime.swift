@@ -162,12 +162,19 @@ final class StoreRuntime {
   /// values changed), then streams, then `observe` closures whose inputs changed.
   func publish() {
     if !observedStores.isEmpty {
-      for (id, store) in observedStores {
-        if let store = store.value {
-          store.publishChanges()
-        } else {
-          observedStores[id] = nil
+      // NB: removing entries while iterating `observedStores` would copy the dictionary (and
+      // every weak reference in it) at each batch in which an observer stops observing.
+      var idle: [ObjectIdentifier] = []
+      for (id, weakStore) in observedStores {
+        guard let store = weakStore.value else {
+          idle.append(id)
+          continue
         }
+        store.publishChanges()
+        if !store.isObserving { idle.append(id) }
+      }
+      for id in idle where observedStores[id]?.value?.isObserving != true {
+        observedStores[id] = nil
       }
     }
     if !streamObservers.isEmpty {
@@ -187,6 +194,7 @@ final class StoreRuntime {
 @MainActor
 protocol ObservedStore: AnyObject {
   func publishChanges()
+  var isObserving: Bool { get }
 }
 
 struct WeakObservedStore {

@@ -69,12 +69,14 @@ extension Store: ObservedStore {
   /// changed, and forgets them until they are read again.
   func publishChanges() {
     let state = core.state
-    var changed: [ObservedValue<State, Action>] = []
+    var changed: [(AnyKeyPath, ObservedValue<State, Action>)] = []
     for (keyPath, observed) in observedValues where observed.hasChanged(in: state) {
-      observedValues[keyPath] = nil
-      changed.append(observed)
+      changed.append((keyPath, observed))
     }
-    if observedValues.isEmpty { core.runtime.unregister(observedStore: self) }
-    for observed in changed { observed.notify(self) }
+    // NB: removing entries while iterating `observedValues` would copy the dictionary.
+    for (keyPath, _) in changed { observedValues[keyPath] = nil }
+    for (_, observed) in changed { observed.notify(self) }
   }
+
+  var isObserving: Bool { !observedValues.isEmpty }
 }

@@ -1,0 +1,56 @@
+import Statecraft
+
+// The floors: the same work done by hand. A class holds the state and calls the reducer directly
+// on it (`inout`); effects are bare tasks. Each scenario is measured against its floor in the
+// same run.
+
+/// A class holding a feature's state and calling its reducer directly.
+///
+/// `send` is not inlined into the benchmark loop, so the optimizer cannot fold 100,000 sends into
+/// one addition: the floor pays one call per action, as a hand-written controller would.
+final class DirectStore<R: Reducer> {
+  var state: R.State
+  let reducer: R
+
+  init(initialState: R.State, reducer: R) {
+    self.state = initialState
+    self.reducer = reducer
+  }
+
+  @inline(never)
+  func send(_ action: R.Action) {
+    let effect = reducer.reduce(into: &state, action: action)
+    precondition(effect.isNone, "The floor runs only actions whose effect is .none")
+  }
+}
+
+/// The B2 floor: looks the row up by id and toggles it in place.
+final class DirectRows {
+  var state: Rows.State
+
+  init(count: Int) {
+    state = Rows.State(count: count)
+  }
+
+  @inline(never)
+  func toggle(_ id: Int) {
+    guard let index = state.rows.index(id: id) else { return }
+    state.rows[index].isOn.toggle()
+  }
+}
+
+/// The B3 floor: the effect is a bare task that hops back to the main actor with its action.
+@MainActor
+final class RoundTripFloor {
+  var state = Counter.State()
+  let reducer = Counter()
+
+  func roundTrip() async {
+    let task = Task.detached { await self.receive(.roundTripDone) }
+    await task.value
+  }
+
+  private func receive(_ action: Counter.Action) {
+    _ = reducer.reduce(into: &state, action: action)
+  }
+}

@@ -1,0 +1,71 @@
+import Benchmark
+import Foundation
+
+/// `STATECRAFT_BENCHMARK_SMOKE=1`: one iteration of each scenario, no warm-up (for CI).
+let isSmokeRun = ProcessInfo.processInfo.environment["STATECRAFT_BENCHMARK_SMOKE"] != nil
+
+let benchmarks: @Sendable () -> Void = {
+  Benchmark.defaultConfiguration = .init(
+    metrics: [.wallClock, .cpuTotal, .mallocCountTotal],
+    timeUnits: .microseconds,
+    warmupIterations: isSmokeRun ? 0 : 3,
+    maxDuration: .seconds(isSmokeRun ? 1 : 3),
+    maxIterations: isSmokeRun ? 1 : 40
+  )
+
+  // B1: 100,000 synchronous sends of an action whose effect is `.none`.
+  Benchmark("B1 store") { await b1Store(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B1 floor") { await b1Floor(BenchmarkHandle(benchmark: $0)) }
+
+  // B2: 10,000 toggles of one row in a 10,000-row IdentifiedArray.
+  let b2Metrics: [BenchmarkMetric] = [.wallClock, .cpuTotal, .mallocCountTotal, .mallocBytesCount]
+  Benchmark("B2 store", configuration: .init(metrics: b2Metrics)) {
+    await b2Store(BenchmarkHandle(benchmark: $0))
+  }
+  Benchmark("B2 floor", configuration: .init(metrics: b2Metrics)) {
+    await b2Floor(BenchmarkHandle(benchmark: $0))
+  }
+
+  // B3: 10,000 effect round trips, each awaited.
+  Benchmark("B3 store") { await b3Store(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B3 floor") { await b3Floor(BenchmarkHandle(benchmark: $0)) }
+
+  // B4: 100,000 sends through a child store scoped 5 and 10 levels deep.
+  Benchmark("B4 depth 5 store") { await b4Store(Depth5.self, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B4 depth 5 floor") { await b4Floor(Depth5.self, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B4 depth 10 store") { await b4Store(Depth10.self, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B4 depth 10 floor") { await b4Floor(Depth10.self, BenchmarkHandle(benchmark: $0)) }
+
+  // B5: 1,000 sends, each toggling one observed row, with 10 and with 1,000 observed row stores.
+  let b5Metrics: [BenchmarkMetric] = [
+    .wallClock, .cpuTotal, .mallocCountTotal,
+    .custom("sends that notified exactly 1 observer (%)", polarity: .prefersLarger),
+  ]
+  Benchmark("B5 10 observers", configuration: .init(metrics: b5Metrics)) {
+    await b5Store(observers: 10, BenchmarkHandle(benchmark: $0))
+  }
+  Benchmark("B5 1000 observers", configuration: .init(metrics: b5Metrics)) {
+    await b5Store(observers: 1_000, BenchmarkHandle(benchmark: $0))
+  }
+
+  // B6: B1's 100,000 sends, with the counter as a Reactor and as a Feedback system.
+  Benchmark("B6 reactor") { await b6Reactor(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B6 feedback") { await b6Feedback(BenchmarkHandle(benchmark: $0)) }
+
+  // B7: 100,000 sends while a `store.states` stream is never read.
+  Benchmark(
+    "B7 unread states",
+    configuration: .init(
+      metrics: [
+        .wallClock, .mallocCountTotal, .memoryLeakedBytes,
+        .custom("peak resident growth (kB)", useScalingFactor: false),
+      ]
+    )
+  ) { await b7Store(BenchmarkHandle(benchmark: $0)) }
+
+  // B8: allocations of 1,000 `.none` sends.
+  Benchmark(
+    "B8 none send allocations",
+    configuration: .init(metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount])
+  ) { await b8Store(BenchmarkHandle(benchmark: $0)) }
+}

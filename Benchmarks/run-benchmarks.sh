@@ -1,0 +1,133 @@
+#!/usr/bin/env bash
+# Runs the Statecraft benchmarks (B1-B8) and prints each scenario's ratio to its floor.
+#
+#   bash Benchmarks/run-benchmarks.sh            # full run, baseline "current"
+#   bash Benchmarks/run-benchmarks.sh --smoke    # CI: build, one iteration of each scenario,
+#                                                # no timing assertions (fails only if a
+#                                                # scenario reports an error)
+#
+# The results are kept as the package-benchmark baseline "current" (or "smoke") in
+# Benchmarks/.benchmarkBaselines; the table below is read from it (p50 of every metric).
+set -euo pipefail
+cd "$(dirname "$0")"
+
+baseline=current
+if [[ "${1:-}" == "--smoke" ]]; then
+  export STATECRAFT_BENCHMARK_SMOKE=1
+  baseline=smoke
+fi
+
+swift package --allow-writing-to-directory .benchmarkBaselines \
+  benchmark baseline update "$baseline" --no-progress
+
+report=$(mktemp)
+trap 'rm -f "$report"' EXIT
+swift package --allow-writing-to-directory .benchmarkBaselines \
+  benchmark baseline read "$baseline" --format markdown --path stdout --no-progress \
+  2>/dev/null >"$report"
+
+python3 - "$report" "$baseline" <<'PYTHON'
+import re
+import sys
+
+report, baseline = sys.argv[1], sys.argv[2]
+scale = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
+time_scale = {"ns": 1e-3, "μs": 1, "us": 1, "ms": 1e3, "s": 1e6}
+
+# p50 of each metric of each benchmark: results[benchmark][metric] (times in µs).
+results, current = {}, None
+for line in open(report, encoding="utf-8"):
+    heading = re.match(r"^### (.+?)\s*$", line)
+    if heading:
+        current = heading.group(1)
+        results[current] = {}
+        continue
+    row = [cell.strip() for cell in line.strip().strip("|").split("|")]
+    if current is None or len(row) < 9 or not re.match(r"^-?\d+$", row[3]):
+        continue
+    name = row[0].rstrip(" *")
+    value = float(row[3])
+    unit = re.search(r"\((ns|μs|us|ms|s)\)", name)
+    if unit:
+        value *= time_scale[unit.group(1)]
+        name = name.replace(unit.group(0), "").strip()
+    magnitude = re.search(r"\((K|M|G)\)", name)
+    if magnitude:
+        value *= scale[magnitude.group(1)]
+        name = name.replace(magnitude.group(0), "").strip()
+    results[current][name] = value
+
+def metric(benchmark, name):
+    return results.get(benchmark, {}).get(name)
+
+def wall(benchmark):
+    return metric(benchmark, "Time (wall clock)")
+
+def ratio(a, b):
+    return a / b if a is not None and b not in (None, 0) else float("nan")
+
+rows = []
+def add(scenario, measured, value, target, met, raw):
+    verdict = "n/a" if met is None else ("met" if met else "MISSED")
+    rows.append((scenario, measured, value, target, verdict, raw))
+
+def us(value):
+    return "n/a" if value is None else f"{value:,.0f} µs"
+
+b1 = ratio(wall("B1 store"), wall("B1 floor"))
+add("B1", "store / floor", f"{b1:.1f}×", "≤ 10×", b1 <= 10,
+    f"{us(wall('B1 store'))} vs {us(wall('B1 floor'))} per 100,000 sends")
+
+b2 = ratio(wall("B2 store"), wall("B2 floor"))
+bytes_per_toggle = (metric("B2 store", "Malloc (bytes total)") or 0) / 10_000
+add("B2", "store / floor", f"{b2:.1f}×", "≤ 10×", b2 <= 10,
+    f"{us(wall('B2 store'))} vs {us(wall('B2 floor'))} per 10,000 toggles")
+add("B2", "bytes allocated per toggle", f"{bytes_per_toggle:,.0f} B", "no copy of the rows",
+    bytes_per_toggle < 10_000, "a copy of the rows would be ≥ 10,000 × row size")
+
+b3 = ratio(wall("B3 store"), wall("B3 floor"))
+add("B3", "store / floor", f"{b3:.2f}×", "≤ 1.5×", b3 <= 1.5,
+    f"{us(wall('B3 store'))} vs {us(wall('B3 floor'))} per 10,000 round trips")
+
+for depth in (5, 10):
+    r = ratio(wall(f"B4 depth {depth} store"), wall(f"B4 depth {depth} floor"))
+    add("B4", f"depth {depth} store / floor", f"{r:.1f}×", "(info)", None,
+        f"{us(wall(f'B4 depth {depth} store'))} vs {us(wall(f'B4 depth {depth} floor'))}")
+b4 = ratio(wall("B4 depth 10 store"), wall("B1 store"))
+add("B4", "depth 10 / B1 store", f"{b4:.1f}×", "≤ 2×", b4 <= 2,
+    f"{us(wall('B4 depth 10 store'))} vs {us(wall('B1 store'))} per 100,000 sends")
+b4d = ratio(wall("B4 depth 10 store"), wall("B4 depth 5 store"))
+add("B4", "depth 10 / depth 5 store", f"{b4d:.2f}×", "≤ 1.2×", b4d <= 1.2,
+    f"{us(wall('B4 depth 10 store'))} vs {us(wall('B4 depth 5 store'))}")
+
+b5 = ratio(wall("B5 1000 observers"), wall("B5 10 observers"))
+exact = [metric(f"B5 {n} observers", "sends that notified exactly 1 observer (%)")
+         for n in (10, 1000)]
+add("B5", "1,000 / 10 observers", f"{b5:.1f}×", "≤ 2×", b5 <= 2,
+    f"{us(wall('B5 1000 observers'))} vs {us(wall('B5 10 observers'))} per 1,000 sends")
+add("B5", "sends notifying exactly 1", f"{exact[1]:.0f}%" if exact[1] is not None else "n/a",
+    "100%", all(e == 100 for e in exact if e is not None) and None not in exact,
+    f"10 observers: {exact[0]}%, 1,000 observers: {exact[1]}%")
+
+for idiom in ("reactor", "feedback"):
+    r = ratio(wall(f"B6 {idiom}"), wall("B1 store"))
+    add("B6", f"{idiom} / B1 store", f"{r:.1f}×", "≤ 2×", r <= 2,
+        f"{us(wall(f'B6 {idiom}'))} vs {us(wall('B1 store'))} per 100,000 sends")
+
+growth = metric("B7 unread states", "peak resident growth (kB)")
+leaked = metric("B7 unread states", "Malloc / free Δ (bytes)")
+add("B7", "peak resident growth", f"{growth:,.0f} kB" if growth is not None else "n/a",
+    "< 1,024 kB", growth is not None and growth < 1024,
+    f"live heap growth over 100,000 sends: {leaked:,.0f} B" if leaked is not None else "")
+
+mallocs = metric("B8 none send allocations", "Malloc (total)")
+per_send = mallocs / 1000 if mallocs is not None else None
+add("B8", "mallocs per .none send", f"{per_send:g}" if per_send is not None else "n/a", "0",
+    per_send == 0, f"{mallocs:,.0f} mallocs in 1,000 sends" if mallocs is not None else "")
+
+print(f"\nStatecraft benchmarks, baseline '{baseline}' (p50 of each metric)\n")
+header = ("id", "measure", "result", "target", "verdict", "raw (p50)")
+widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(6)]
+for r in [header, tuple("-" * w for w in widths)] + rows:
+    print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+PYTHON
