@@ -39,12 +39,12 @@
 /// reading a shared `currentState`.
 ///
 /// Optional hooks, all with defaults:
-/// - ``transform(action:)-8k0vj``: rewrite, filter or delay each incoming action.
-/// - ``transform(mutation:)-1ux8l``: rewrite the mutations of every `mutate` effect.
-/// - ``subscriptions()-2qfiq``: long-running mutations from outside (a service's event stream),
+/// - `transform(action:)`: rewrite, filter or delay each incoming action.
+/// - `transform(mutation:)`: rewrite the mutations of every `mutate` effect.
+/// - `subscriptions()`: long-running mutations from outside (a service's event stream),
 ///   started with the store and cancelled with it — ReactorKit's
 ///   `transform(mutation:) { .merge(mutation, service.events) }`.
-/// - ``route(for:)-5rdnh``: a destination for a coordinator (GoodReactor's `navigate`), delivered
+/// - `route(for:)`: a destination for a coordinator (GoodReactor's `navigate`), delivered
 ///   through ``Store/routes(_:)``.
 public protocol Reactor {
   /// What the user or the system does.

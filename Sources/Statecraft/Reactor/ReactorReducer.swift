@@ -52,7 +52,7 @@ struct ReactorReducer<R: Reactor>: Reducer {
 extension Store {
   /// Creates a store that runs `reactor` on `initialState`.
   ///
-  /// Users send only actions: `store.send(.increase)`. The reactor's ``Reactor/subscriptions()-2qfiq``
+  /// Users send only actions: `store.send(.increase)`. The reactor's `Reactor/subscriptions()`
   /// start at once and end when the store is released.
   public convenience init<R: Reactor>(initialState: State, reactor: R)
   where R.State == State, R.Action == Action {
