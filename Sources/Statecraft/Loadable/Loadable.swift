@@ -68,7 +68,48 @@ public enum Loadable<Value> {
   public mutating func cancel() {
     if isLoading { self = .idle }
   }
+
+  /// Applies an update sent by ``Effect/load(id:silent:operation:update:)``.
+  public mutating func apply(_ update: LoadableUpdate<Value>) {
+    switch update {
+    case .started(let silent): start(silent: silent)
+    case .finished(let result): finish(with: result)
+    case .cancelled: cancel()
+    }
+  }
 }
+
+/// A change to a ``Loadable``, carried by a mutation: how a ``Reactor`` (whose `mutate` cannot
+/// change the state) drives a load.
+///
+/// ```swift
+/// enum Mutation { case profile(LoadableUpdate<Profile>) }
+///
+/// func mutate(state: State, action: Action) -> Effect<Mutation> {
+///   switch action {
+///   case .refresh:
+///     return .load(id: CancelID.profile) { try await api.profile() } update: { .profile($0) }
+///   case .cancel:
+///     return .cancelLoad(id: CancelID.profile) { .profile($0) }
+///   }
+/// }
+///
+/// func reduce(state: inout State, mutation: Mutation) {
+///   switch mutation {
+///   case .profile(let update): state.profile.apply(update)
+///   }
+/// }
+/// ```
+public enum LoadableUpdate<Value> {
+  /// A load started (silently: keep showing the current value).
+  case started(silent: Bool)
+  /// A load finished.
+  case finished(Result<Value, any Error>)
+  /// The load was cancelled.
+  case cancelled
+}
+
+extension LoadableUpdate: Sendable where Value: Sendable {}
 
 extension Loadable: Sendable where Value: Sendable {}
 
@@ -101,16 +142,36 @@ extension Effect {
   ) -> Self {
     loadable.start(silent: silent)
     return .run { send in
-      let result: Result<Value, any Error>
-      do {
-        result = .success(try await operation())
-      } catch {
-        guard !Task.isCancelled else { return }
-        result = .failure(error)
-      }
-      await send(completion(result))
+      if let result = await loadResult(operation) { await send(completion(result)) }
     }
     .cancellable(id: id, cancelInFlight: true)
+  }
+
+  /// Sends `update(.started)` at once, then loads, cancelling any load in flight under `id`, and
+  /// sends `update(.finished(result))`. Cancellation sends nothing more.
+  public static func load<Value: Sendable>(
+    id: some Hashable & Sendable,
+    silent: Bool = false,
+    operation: @escaping @Sendable () async throws -> Value,
+    update: @escaping @Sendable (LoadableUpdate<Value>) -> Action
+  ) -> Self {
+    // NB: the whole sequence is cancellable, so a cancel sent before the load's task starts
+    // still stops it.
+    .concatenate(
+      .send(update(.started(silent: silent))),
+      .run { send in
+        if let result = await loadResult(operation) { await send(update(.finished(result))) }
+      }
+    )
+    .cancellable(id: id, cancelInFlight: true)
+  }
+
+  /// Cancels the load under `id` and sends `update(.cancelled)`.
+  public static func cancelLoad<Value>(
+    id: some Hashable & Sendable,
+    update: (LoadableUpdate<Value>) -> Action
+  ) -> Self {
+    .merge(.cancel(id: id), .send(update(.cancelled)))
   }
 
   /// Cancels the load under `id` and returns `loadable` to idle (see ``Loadable/cancel()``).
@@ -120,5 +181,16 @@ extension Effect {
   ) -> Self {
     loadable.cancel()
     return .cancel(id: id)
+  }
+}
+
+/// Runs a load: its result, or nil when it was cancelled.
+private func loadResult<Value>(
+  _ operation: @Sendable () async throws -> Value
+) async -> Result<Value, any Error>? {
+  do {
+    return .success(try await operation())
+  } catch {
+    return Task.isCancelled ? nil : .failure(error)
   }
 }

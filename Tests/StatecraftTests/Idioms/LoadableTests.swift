@@ -100,3 +100,50 @@ extension Engine.LoadableTests.Profile.Action {
     return false
   }
 }
+
+extension Engine.LoadableTests {
+  final class ProfileReactor: Reactor {
+    enum Action: Sendable { case refresh, cancel }
+    enum Mutation: Sendable { case name(LoadableUpdate<String>) }
+    struct State: Equatable, Sendable { var name: Loadable<String> = .idle }
+    enum CancelID { case load }
+
+    let clock: TestClock<Duration>
+    init(clock: TestClock<Duration>) { self.clock = clock }
+
+    func mutate(state: State, action: Action) -> Effect<Mutation> {
+      switch action {
+      case .refresh:
+        return .load(id: CancelID.load) { [clock] in
+          try await clock.sleep(for: .seconds(1))
+          return "Blob"
+        } update: {
+          .name($0)
+        }
+      case .cancel:
+        return .cancelLoad(id: CancelID.load) { .name($0) }
+      }
+    }
+
+    func reduce(state: inout State, mutation: Mutation) {
+      switch mutation {
+      case .name(let update): state.name.apply(update)
+      }
+    }
+  }
+
+  @Test func aReactorDrivesALoadThroughMutations() async {
+    let clock = TestClock()
+    let store = Store(initialState: ProfileReactor.State(), reactor: ProfileReactor(clock: clock))
+    let task = store.send(.refresh)
+    #expect(store.name == .loading(previous: nil))
+    await clock.advance(by: .seconds(1))
+    await task.finish()
+    #expect(store.name == .success("Blob"))
+    let again = store.send(.refresh)
+    store.send(.cancel)
+    #expect(store.name == .idle)
+    await again.finish()
+    #expect(store.runningEffectCount == 0)
+  }
+}
