@@ -46,5 +46,62 @@ extension Engine {
       await last.finish()
       #expect(store.results == ["swift 1", "swift 2"])
     }
+
+    final class CounterReactor: Reactor {
+      enum Action: Sendable { case increase, showAbout }
+      enum Mutation: Sendable { case setCount(Int) }
+      struct State: Equatable, Sendable {
+        var count = 0
+        @Pulse var alert: String?
+      }
+      enum Route: Sendable { case about }
+
+      func mutate(state: State, action: Action) -> Effect<Mutation> {
+        action == .increase ? .send(.setCount(state.count + 1)) : .none
+      }
+      func reduce(state: inout State, mutation: Mutation) {
+        if case .setCount(let count) = mutation { state.count = count }
+      }
+      func route(for action: Action) -> Route? { action == .showAbout ? .about : nil }
+    }
+
+    @Test func theReactorTourCountsAndRoutes() async {
+      let counter = Store(initialState: CounterReactor.State(), reactor: CounterReactor())
+      var routes = counter.routes(CounterReactor.Route.self).makeAsyncIterator()
+      counter.send(.increase)
+      await counter.send(.increase).finish()
+      counter.send(.showAbout)
+      #expect(counter.count == 2)
+      #expect(await routes.next() == .about)
+    }
+
+    struct CounterSystem: FeedbackSystem {
+      struct State: Equatable, Sendable {
+        var count = 1
+        var message: String?
+      }
+      enum Event: Sendable { case increment, setMessage(String?) }
+
+      func reduce(into state: inout State, event: Event) {
+        switch event {
+        case .increment: state.count += 1
+        case .setMessage(let message): state.message = message
+        }
+      }
+      var feedbacks: [Feedback<State, Event>] {
+        [Feedback(.onChanged(\.count)) { .setMessage($0.count.isMultiple(of: 3) ? "3!" : nil) }]
+      }
+    }
+
+    @Test func theFeedbackTourSetsTheMessage() async {
+      let system = Store(initialState: CounterSystem.State(), system: CounterSystem())
+      let loop = Task { await system.run() }
+      system.send(.increment)
+      system.send(.increment)
+      await system.wait(while: { $0.message == nil })
+      #expect(system.message == "3!")
+      loop.cancel()
+      await loop.value
+    }
   }
 }
