@@ -11,13 +11,15 @@ let package = Package(
     .watchOS(.v10),
   ],
   products: [
-    .library(name: "Statecraft", targets: ["Statecraft"])
+    .library(name: "Statecraft", targets: ["Statecraft"]),
+    .library(name: "StatecraftTesting", targets: ["StatecraftTesting"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
+    .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
   ],
@@ -32,6 +34,15 @@ let package = Package(
         .product(name: "OrderedCollections", package: "swift-collections"),
       ]
     ),
+    .target(
+      name: "StatecraftTesting",
+      dependencies: [
+        "Statecraft",
+        .product(name: "CasePathsCore", package: "swift-case-paths"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
+    ),
     .executableTarget(
       name: "counter-example",
       dependencies: ["Statecraft"],
@@ -41,6 +52,7 @@ let package = Package(
       name: "StatecraftTests",
       dependencies: [
         "Statecraft",
+        "StatecraftTesting",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),

@@ -35,7 +35,7 @@ public final class Store<State, Action>: Observable {
   var children: [ScopeID: AnyObject] = [:]
 
   @usableFromInline
-  init(core: Core<State, Action>) {
+  package init(core: Core<State, Action>) {
     self.core = core
   }
 
@@ -79,6 +79,11 @@ public final class Store<State, Action>: Observable {
     let value = core.state[keyPath: keyPath]
     observe(keyPath, value: value)
     return value
+  }
+
+  /// Reads the state without observing it: for code that must not subscribe to changes.
+  public func withState<Value>(_ read: (State) -> Value) -> Value {
+    read(core.state)
   }
 
   /// Sends an action: the reducer runs before this returns.

@@ -8,9 +8,9 @@
 /// A send whose effects were all ``Effect/none`` returns a task that is already finished and
 /// allocated nothing.
 public struct StoreTask: Hashable, Sendable {
-  let group: EffectGroup?
+  package let group: EffectGroup?
 
-  init(_ group: EffectGroup?) {
+  package init(_ group: EffectGroup?) {
     self.group = group
   }
 

@@ -2,8 +2,11 @@ import ConcurrencyExtras
 import IssueReporting
 
 /// The store-internal event of a feedback system's store.
-enum FeedbackLoopEvent<Event> {
+package enum FeedbackLoopEvent<Event> {
+  /// An event sent to the store.
   case event(Event)
+  /// An event a feedback sent.
+  case feedback(Event)
   case start
   case stop
 }
@@ -12,27 +15,34 @@ extension FeedbackLoopEvent: Sendable where Event: Sendable {}
 
 /// Whether a feedback system's loop is running, what it buffered before it ran, and what each
 /// feedback has seen: kept with the store, used only by its reducer (on the main actor).
-final class FeedbackLoop<State: Sendable, Event: Sendable> {
+package final class FeedbackLoop<State: Sendable, Event: Sendable> {
   var isRunning = false
   var buffered: [Event] = []
   var evaluators: [(State, Bool) -> Feedback<State, Event>.Outcome] = []
+
+  package init() {}
 }
 
 /// Runs a ``FeedbackSystem`` as a reducer on the engine.
-struct FeedbackReducer<System: FeedbackSystem>: Reducer {
-  typealias LoopEvent = FeedbackLoopEvent<System.Event>
+package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
+  package typealias LoopEvent = FeedbackLoopEvent<System.Event>
 
   let system: System
   let loop: FeedbackLoop<System.State, System.Event>
+
+  package init(system: System, loop: FeedbackLoop<System.State, System.Event>) {
+    self.system = system
+    self.loop = loop
+  }
 
   private struct FeedbackID: Hashable, Sendable { let index: Int }
 
   /// The cancellation namespace of every feedback's effects.
   static var namespace: AnyHashableSendable { AnyHashableSendable(FeedbackNamespace()) }
 
-  func reduce(into state: inout System.State, action: LoopEvent) -> Effect<LoopEvent> {
+  package func reduce(into state: inout System.State, action: LoopEvent) -> Effect<LoopEvent> {
     switch action {
-    case .event(let event):
+    case .event(let event), .feedback(let event):
       guard loop.isRunning else {
         loop.buffered.append(event)
         return .none
@@ -67,7 +77,8 @@ struct FeedbackReducer<System: FeedbackSystem>: Reducer {
         effects.append(.cancel(id: FeedbackID(index: index)))
       case .start(let effect):
         effects.append(
-          effect.map { .event($0) }.cancellable(id: FeedbackID(index: index), cancelInFlight: true))
+          effect.map { .feedback($0) }.cancellable(
+            id: FeedbackID(index: index), cancelInFlight: true))
       }
     }
     return .merge(effects).namespaced(Self.namespace)

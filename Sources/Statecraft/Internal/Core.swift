@@ -2,17 +2,19 @@
 /// its parent. A `Store` is a thin, observable face on one of these.
 @MainActor
 @usableFromInline
-class Core<State, Action> {
+package class Core<State, Action> {
   /// The current state, read through to the root.
-  var state: State { fatalError("Core is abstract: RootCore and ScopedCore override this.") }
+  package var state: State {
+    fatalError("Core is abstract: RootCore and ScopedCore override this.")
+  }
 
   /// The root's runtime: effects, observers and streams.
-  var runtime: StoreRuntime {
+  package var runtime: StoreRuntime {
     fatalError("Core is abstract: RootCore and ScopedCore override this.")
   }
 
   /// Sends `action` to the root, joining `group` (the `StoreTask` of an effect that sent it).
-  func send(_ action: Action, group: EffectGroup?) -> StoreTask {
+  package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     fatalError("Core is abstract: RootCore and ScopedCore override this.")
   }
 

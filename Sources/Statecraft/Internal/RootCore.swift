@@ -2,7 +2,7 @@
 /// effects.
 @MainActor
 @usableFromInline
-final class RootCore<State, Action>: Core<State, Action> {
+package final class RootCore<State, Action>: Core<State, Action> {
   private var currentState: State
   private let reducer: (inout State, Action) -> Effect<Action>
   private let storeRuntime = StoreRuntime()
@@ -11,17 +11,17 @@ final class RootCore<State, Action>: Core<State, Action> {
   private var queue: [(action: Action, group: EffectGroup)] = []
 
   @usableFromInline
-  init(initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
+  package init(initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
     self.currentState = initialState
     self.reducer = reducer
   }
 
-  override var state: State { currentState }
-  override var runtime: StoreRuntime { storeRuntime }
+  override package var state: State { currentState }
+  override package var runtime: StoreRuntime { storeRuntime }
 
   // MARK: - The send loop
 
-  override func send(_ action: Action, group: EffectGroup?) -> StoreTask {
+  override package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     if isBusy {
       // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
       // reduced in FIFO order before the outermost send returns.

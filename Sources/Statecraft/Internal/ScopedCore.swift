@@ -1,11 +1,11 @@
 /// A child store's runtime: reads its state through to the parent and forwards its actions.
 @MainActor
-final class ScopedCore<ParentState, ParentAction, State, Action>: Core<State, Action> {
+package final class ScopedCore<ParentState, ParentAction, State, Action>: Core<State, Action> {
   private let parent: Core<ParentState, ParentAction>
   private let toState: (ParentState) -> State
   private let fromAction: (Action) -> ParentAction
 
-  init(
+  package init(
     parent: Core<ParentState, ParentAction>,
     toState: @escaping (ParentState) -> State,
     fromAction: @escaping (Action) -> ParentAction
@@ -15,11 +15,11 @@ final class ScopedCore<ParentState, ParentAction, State, Action>: Core<State, Ac
     self.fromAction = fromAction
   }
 
-  override var state: State { toState(parent.state) }
-  override var runtime: StoreRuntime { parent.runtime }
+  override package var state: State { toState(parent.state) }
+  override package var runtime: StoreRuntime { parent.runtime }
   override var isPresent: Bool { parent.isPresent }
 
-  override func send(_ action: Action, group: EffectGroup?) -> StoreTask {
+  override package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     parent.send(fromAction(action), group: group)
   }
 }
@@ -45,7 +45,7 @@ final class OptionalScopedCore<ParentState, ParentAction, State, Action>: Core<S
     self.fromAction = fromAction
   }
 
-  override var state: State {
+  override package var state: State {
     if let state = toState(parent.state) {
       lastPresentState = state
       return state
@@ -53,10 +53,10 @@ final class OptionalScopedCore<ParentState, ParentAction, State, Action>: Core<S
     return lastPresentState
   }
 
-  override var runtime: StoreRuntime { parent.runtime }
+  override package var runtime: StoreRuntime { parent.runtime }
   override var isPresent: Bool { parent.isPresent && toState(parent.state) != nil }
 
-  override func send(_ action: Action, group: EffectGroup?) -> StoreTask {
+  override package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     parent.send(fromAction(action), group: group)
   }
 }

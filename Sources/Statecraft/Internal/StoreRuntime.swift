@@ -1,7 +1,7 @@
 /// What a store tree shares at its root, whatever its state and action types: the running
 /// effects and their cancellation ids, and the observers to tell after each batch.
 @MainActor
-final class StoreRuntime {
+package final class StoreRuntime {
   // MARK: - Running effects
 
   private struct RunningEffect {
@@ -26,6 +26,7 @@ final class StoreRuntime {
 
   isolated deinit {
     for effect in running.values { effect.task.cancel() }
+    for waiter in changeWaiters.values { waiter.resume() }
     for observer in streamObservers.values { observer.finish() }
     for case let attachment as any RuntimeAttachment in attachments.values {
       attachment.storeReleased()
@@ -33,7 +34,7 @@ final class StoreRuntime {
   }
 
   /// The number of effect tasks that have started and not yet finished.
-  var runningEffectCount: Int { running.count }
+  package var runningEffectCount: Int { running.count }
 
   /// Starts `body` as a task owned by this runtime, registered under the context's cancellation
   /// keys and joined to its groups.
@@ -57,6 +58,7 @@ final class StoreRuntime {
   }
 
   private func finished(_ token: UInt64) {
+    defer { resumeChangeWaiters() }
     guard let effect = running.removeValue(forKey: token) else { return }
     for group in effect.groups { group.remove(token) }
     for key in effect.keys {
@@ -64,6 +66,42 @@ final class StoreRuntime {
       if tokensByKey[key]?.isEmpty == true { tokensByKey[key] = nil }
       if throttleWindows[key]?.token == token { throttleWindows[key] = nil }
     }
+  }
+
+  /// Cancels every running effect and closes every throttle window.
+  package func cancelAll() {
+    throttleWindows.removeAll()
+    for effect in running.values { effect.task.cancel() }
+  }
+
+  // MARK: - Waiting for effects (test stores)
+
+  private var changeWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+  private var nextChangeWaiter: UInt64 = 0
+
+  /// Suspends until an effect finishes or a batch is published, or the calling task is
+  /// cancelled.
+  package func nextChange() async {
+    let id = nextChangeWaiter
+    nextChangeWaiter &+= 1
+    await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        if Task.isCancelled {
+          continuation.resume()
+        } else {
+          changeWaiters[id] = continuation
+        }
+      }
+    } onCancel: {
+      Task { @MainActor in self.changeWaiters.removeValue(forKey: id)?.resume() }
+    }
+  }
+
+  private func resumeChangeWaiters() {
+    guard !changeWaiters.isEmpty else { return }
+    let waiters = changeWaiters
+    changeWaiters.removeAll()
+    for waiter in waiters.values { waiter.resume() }
   }
 
   /// Cancels every effect running under `key`, and any throttle window it has open.
@@ -123,11 +161,11 @@ final class StoreRuntime {
   /// Objects an idiom keeps with the store tree (a reactor's routes, a feedback loop), by type.
   private var attachments: [ObjectIdentifier: AnyObject] = [:]
 
-  func attach<T: AnyObject>(_ attachment: T) {
+  package func attach<T: AnyObject>(_ attachment: T) {
     attachments[ObjectIdentifier(T.self)] = attachment
   }
 
-  func attachment<T: AnyObject>(_ type: T.Type) -> T? {
+  package func attachment<T: AnyObject>(_ type: T.Type) -> T? {
     attachments[ObjectIdentifier(type)] as? T
   }
 
@@ -161,6 +199,7 @@ final class StoreRuntime {
   /// Tells observers about the batch that just ended: Observation first (only key paths whose
   /// values changed), then streams, then `observe` closures whose inputs changed.
   func publish() {
+    resumeChangeWaiters()
     if !observedStores.isEmpty {
       // NB: removing entries while iterating `observedStores` would copy the dictionary (and
       // every weak reference in it) at each batch in which an observer stops observing.

@@ -1,6 +1,6 @@
 /// The store-internal event of a reactor store: users send actions; the store also feeds
 /// transformed actions and mutations back to itself.
-enum ReactorEvent<Action, Mutation> {
+package enum ReactorEvent<Action, Mutation> {
   case action(Action)
   case transformed(Action)
   case mutation(Mutation)
@@ -11,13 +11,18 @@ extension ReactorEvent: Sendable where Action: Sendable, Mutation: Sendable {}
 
 /// Runs a ``Reactor`` as a reducer, so that sending, effects, cancellation, observation and
 /// testing are the engine's.
-struct ReactorReducer<R: Reactor>: Reducer {
-  typealias Event = ReactorEvent<R.Action, R.Mutation>
+package struct ReactorReducer<R: Reactor>: Reducer {
+  package typealias Event = ReactorEvent<R.Action, R.Mutation>
 
   let reactor: R
   let routes: RouteHub
 
-  func reduce(into state: inout R.State, action event: Event) -> Effect<Event> {
+  package init(reactor: R, routes: RouteHub) {
+    self.reactor = reactor
+    self.routes = routes
+  }
+
+  package func reduce(into state: inout R.State, action event: Event) -> Effect<Event> {
     switch event {
     case .action(let action):
       if let route = reactor.route(for: action) { routes.publish(route) }

@@ -5,7 +5,7 @@ import IssueReporting
 ///
 /// Routes are published from the reducer, which the store runs on the main actor; the lock only
 /// lets a stream that ends on another thread leave without a hop.
-final class RouteHub: Sendable {
+package final class RouteHub: Sendable {
   private struct Listener: Sendable {
     let deliver: @Sendable (any Sendable) -> Bool
     let finish: @Sendable () -> Void
@@ -13,6 +13,8 @@ final class RouteHub: Sendable {
 
   private let listeners = LockIsolated<[UInt64: Listener]>([:])
   private let nextListener = LockIsolated<UInt64>(0)
+
+  package init() {}
 
   func publish(_ route: any Sendable) {
     for (id, listener) in listeners.value where !listener.deliver(route) {

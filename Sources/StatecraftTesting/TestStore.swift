@@ -1,0 +1,171 @@
+import CustomDump
+import IssueReporting
+import Statecraft
+
+/// A store for tests that asserts every state change and every action effects send back.
+///
+/// ```swift
+/// @Test @MainActor func loadsAFact() async {
+///   let clock = TestClock()
+///   let store = TestStore(initialState: Counter.State()) {
+///     Counter(fact: { "\($0) is a number" }, clock: clock)
+///   }
+///   await store.send(.increment) { $0.count = 1 }
+///   await store.send(.factButtonTapped) { $0.isLoading = true }
+///   await clock.advance(by: .seconds(1))
+///   await store.receive(.factResponse("1 is a number")) {
+///     $0.isLoading = false
+///     $0.fact = "1 is a number"
+///   }
+/// }
+/// ```
+///
+/// The test store runs the same engine as ``Store``. It is exhaustive by default: the test fails
+/// if a state change is not asserted, if an effect sends an action that is never received, or
+/// if an effect is still running when the test store finishes (``finish(timeout:fileID:filePath:line:column:)``
+/// or its release). Set ``exhaustivity`` to `.off` to assert only what matters to a test.
+///
+/// It works for reducers, reactors (effects send *mutations*, asserted with `receive`) and
+/// feedback systems (the loop runs from creation to ``finish(timeout:fileID:filePath:line:column:)``;
+/// feedbacks send *events*, asserted with `receive`). Its generic parameters are the state, the
+/// actions a test sends, and what effects send back (the actions again, for a reducer).
+@MainActor
+public final class TestStore<State, Action, Output> {
+  /// How strictly the test store checks state changes, received outputs and effects.
+  public var exhaustivity: Exhaustivity {
+    get { harness.exhaustivity }
+    set { harness.exhaustivity = newValue }
+  }
+
+  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Output,_,_,_,_,_,_)``
+  /// and ``finish(timeout:fileID:filePath:line:column:)`` wait for effects, by default.
+  public var timeout: Duration = .seconds(1)
+
+  /// The state as the last assertion left it.
+  public internal(set) var state: State
+
+  let harness: Harness<State, Action, Output>
+
+  init(initialState: State, harness: Harness<State, Action, Output>) {
+    self.state = initialState
+    self.harness = harness
+  }
+
+  // NB: a nonisolated deinit runs in the releasing task, so a failure it reports reaches the
+  // test that released the store (an isolated deinit loses the test's task-local context). A
+  // test store is main-actor isolated, so the task that releases it runs on the main actor.
+  deinit {
+    let harness = self.harness
+    MainActor.assumeIsolated {
+      guard !harness.isFinished else { return }
+      harness.isFinished = true
+      harness.checkEnd(location: harness.creation, waited: false)
+      harness.teardown()
+    }
+  }
+}
+
+/// How strictly a ``TestStore`` checks.
+public enum Exhaustivity: Equatable, Sendable {
+  /// Every state change, received output and running effect must be asserted.
+  case on
+  /// Only what the test asserts is checked; with `showSkippedAssertions`, what was skipped is
+  /// reported as a known issue so it stays visible.
+  case off(showSkippedAssertions: Bool)
+
+  /// `.off(showSkippedAssertions: false)`.
+  public static let off = Self.off(showSkippedAssertions: false)
+}
+
+/// A test store of a reducer: `TestStoreOf<Counter>`.
+public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action, R.Action>
+
+// MARK: - Creating test stores
+
+extension TestStore where Action == Output {
+  /// A test store that runs the reducer built by `reducer`.
+  public convenience init<R: Reducer<State, Action>>(
+    initialState: State,
+    @ReducerBuilder<State, Action> reducer: () -> R,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let reducer = reducer()
+    typealias Event = ReducerTestEvent<Action>
+    let reduce: (inout State, Event) -> Effect<Event> = { state, event in
+      switch event {
+      case .sent(let action), .received(let action):
+        return reducer.reduce(into: &state, action: action).map { Event.received($0) }
+      }
+    }
+    let harness = Harness<State, Action, Output>(
+      initialState: initialState,
+      reduce: reduce,
+      embed: { Event.sent($0) },
+      output: { (event: Event) -> Output? in
+        if case .received(let output) = event { return output }
+        return nil
+      },
+      creation: Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    )
+    self.init(initialState: initialState, harness: harness)
+  }
+}
+
+/// The internal events of a reducer's test store.
+enum ReducerTestEvent<Action> {
+  case sent(Action)
+  case received(Action)
+}
+
+extension TestStore {
+  /// A test store that runs a reactor. Synchronous mutations apply as part of the action;
+  /// mutations from asynchronous work are asserted with `receive`.
+  public convenience init<R: Reactor>(
+    initialState: State,
+    reactor: R,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where R.State == State, R.Action == Action, R.Mutation == Output {
+    let reducer = ReactorReducer(reactor: reactor, routes: RouteHub())
+    self.init(
+      initialState: initialState,
+      harness: Harness(
+        initialState: initialState,
+        reduce: { reducer.reduce(into: &$0, action: $1) },
+        embed: { .action($0) },
+        output: { if case .mutation(let mutation) = $0 { mutation } else { nil } },
+        creation: Location(fileID: fileID, filePath: filePath, line: line, column: column),
+        start: .subscribe
+      ))
+  }
+
+  /// A test store that runs a feedback system. The loop starts now (the feedbacks see the
+  /// initial state) and stops at ``finish(timeout:fileID:filePath:line:column:)``; events the
+  /// feedbacks send are asserted with `receive`.
+  public convenience init<S: FeedbackSystem>(
+    initialState: State,
+    system: S,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where S.State == State, S.Event == Action, S.Event == Output {
+    let reducer = FeedbackReducer(system: system, loop: FeedbackLoop())
+    self.init(
+      initialState: initialState,
+      harness: Harness(
+        initialState: initialState,
+        reduce: { reducer.reduce(into: &$0, action: $1) },
+        embed: { .event($0) },
+        output: { if case .feedback(let event) = $0 { event } else { nil } },
+        creation: Location(fileID: fileID, filePath: filePath, line: line, column: column),
+        start: .start,
+        stop: .stop
+      ))
+  }
+}
