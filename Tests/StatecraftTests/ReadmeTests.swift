@@ -1,4 +1,5 @@
 import Clocks
+import StatecraftTesting
 import Testing
 
 @testable import Statecraft
@@ -102,6 +103,63 @@ extension Engine {
       #expect(system.message == "3!")
       loop.cancel()
       await loop.value
+    }
+
+    /// The dependency pattern of the Testing article: a struct of closures with live and test
+    /// values, and a clock.
+    struct FactClient: Sendable {
+      var fetch: @Sendable (Int) async throws -> String
+
+      static func test(fact: String) -> FactClient { FactClient { _ in fact } }
+    }
+
+    struct Counter: Reducer {
+      struct State: Equatable {
+        var count = 0
+        var fact: String?
+        var isLoading = false
+      }
+      enum Action: Equatable, Sendable {
+        case increment
+        case factButtonTapped
+        case factResponse(String)
+      }
+
+      let facts: FactClient
+      let clock: any Clock<Duration>
+
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        switch action {
+        case .increment:
+          state.count += 1
+          return .none
+        case .factButtonTapped:
+          state.isLoading = true
+          return .run { [count = state.count, facts, clock] send in
+            try await clock.sleep(for: .seconds(1))
+            await send(.factResponse(try await facts.fetch(count)))
+          }
+        case .factResponse(let fact):
+          state.isLoading = false
+          state.fact = fact
+          return .none
+        }
+      }
+    }
+
+    @Test func theTestingTourPasses() async {
+      let clock = TestClock()
+      let store = TestStore(initialState: Counter.State()) {
+        Counter(facts: .test(fact: "1 is a number"), clock: clock)
+      }
+      await store.send(.increment) { $0.count = 1 }
+      await store.send(.factButtonTapped) { $0.isLoading = true }
+      await clock.advance(by: .seconds(1))
+      await store.receive(.factResponse("1 is a number")) {
+        $0.isLoading = false
+        $0.fact = "1 is a number"
+      }
+      await store.finish()
     }
   }
 }
