@@ -147,12 +147,7 @@ extension Effect {
 
   /// An effect that runs every effect at once and finishes when all of them have.
   public static func merge(_ effects: some Sequence<Self>) -> Self {
-    let effects = effects.filter { !$0.isNone }
-    switch effects.count {
-    case 0: return .none
-    case 1: return effects[0]
-    default: return Self(operation: .merge(effects))
-    }
+    combining(effects, Operation.merge)
   }
 
   /// An effect that runs the effects one after another: each starts when the work of the one
@@ -164,11 +159,18 @@ extension Effect {
   /// An effect that runs the effects one after another: each starts when the work of the one
   /// before it (its tasks, not the effects of actions it sent) has finished.
   public static func concatenate(_ effects: some Sequence<Self>) -> Self {
+    combining(effects, Operation.concatenate)
+  }
+
+  /// The effects other than `.none`, combined by `operation` when there are several.
+  private static func combining(
+    _ effects: some Sequence<Self>, _ operation: ([Self]) -> Operation
+  ) -> Self {
     let effects = effects.filter { !$0.isNone }
     switch effects.count {
     case 0: return .none
     case 1: return effects[0]
-    default: return Self(operation: .concatenate(effects))
+    default: return Self(operation: operation(effects))
     }
   }
 
