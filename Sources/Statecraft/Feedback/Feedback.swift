@@ -11,8 +11,9 @@
 /// }
 /// ```
 public struct Feedback<State: Sendable, Event: Sendable> {
-  let makeEvaluator: () -> (State, _ isInitial: Bool) -> Outcome
+  @usableFromInline let makeEvaluator: () -> (State, _ isInitial: Bool) -> Outcome
 
+  @usableFromInline
   enum Outcome {
     case idle
     case start(Effect<Event>)

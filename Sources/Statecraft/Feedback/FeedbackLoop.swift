@@ -2,6 +2,7 @@ import ConcurrencyExtras
 import IssueReporting
 
 /// The store-internal event of a feedback system's store.
+@usableFromInline
 package enum FeedbackLoopEvent<Event> {
   /// An event sent to the store.
   case event(Event)
@@ -15,31 +16,42 @@ extension FeedbackLoopEvent: Sendable where Event: Sendable {}
 
 /// Whether a feedback system's loop is running, what it buffered before it ran, and what each
 /// feedback has seen: kept with the store, used only by its reducer (on the main actor).
+@usableFromInline
 package final class FeedbackLoop<State: Sendable, Event: Sendable> {
-  var isRunning = false
-  var buffered: [Event] = []
-  var evaluators: [(State, Bool) -> Feedback<State, Event>.Outcome] = []
+  @usableFromInline var isRunning = false
+  @usableFromInline var buffered: [Event] = []
+  @usableFromInline var evaluators: [(State, Bool) -> Feedback<State, Event>.Outcome] = []
 
+  @usableFromInline
   package init() {}
 }
 
 /// Runs a ``FeedbackSystem`` as a reducer on the engine.
+@usableFromInline
 package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
+  @usableFromInline
   package typealias LoopEvent = FeedbackLoopEvent<System.Event>
 
-  let system: System
-  let loop: FeedbackLoop<System.State, System.Event>
+  @usableFromInline let system: System
+  @usableFromInline let loop: FeedbackLoop<System.State, System.Event>
 
+  @inlinable
   package init(system: System, loop: FeedbackLoop<System.State, System.Event>) {
     self.system = system
     self.loop = loop
   }
 
-  private struct FeedbackID: Hashable, Sendable { let index: Int }
+  @usableFromInline
+  struct FeedbackID: Hashable, Sendable {
+    @usableFromInline let index: Int
+    @inlinable init(index: Int) { self.index = index }
+  }
 
   /// The cancellation namespace of every feedback's effects.
+  @inlinable
   static var namespace: AnyHashableSendable { AnyHashableSendable(FeedbackNamespace()) }
 
+  @inlinable
   package func reduce(into state: inout System.State, action: LoopEvent) -> Effect<LoopEvent> {
     switch action {
     case .event(let event), .feedback(let event):
@@ -67,7 +79,8 @@ package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
     }
   }
 
-  private func evaluate(_ state: System.State, isInitial: Bool) -> Effect<LoopEvent> {
+  @inlinable
+  func evaluate(_ state: System.State, isInitial: Bool) -> Effect<LoopEvent> {
     var effects: [Effect<LoopEvent>] = []
     for (index, evaluator) in loop.evaluators.enumerated() {
       switch evaluator(state, isInitial) {
@@ -85,15 +98,20 @@ package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
   }
 }
 
-struct FeedbackNamespace: Hashable, Sendable {}
+@usableFromInline
+struct FeedbackNamespace: Hashable, Sendable {
+  @inlinable init() {}
+}
 
 /// Lets ``Store/run()`` start and stop the loop of the store's feedback system.
 @MainActor
+@usableFromInline
 final class FeedbackLoopControl {
   let start: @MainActor () -> Void
   let stop: @MainActor () -> Void
   var runs = 0
 
+  @usableFromInline
   init(start: @escaping @MainActor () -> Void, stop: @escaping @MainActor () -> Void) {
     self.start = start
     self.stop = stop
@@ -104,6 +122,7 @@ extension Store {
   /// Creates a store that runs a feedback system on `initialState`.
   ///
   /// Events are buffered until ``run()`` starts the feedbacks.
+  @inlinable
   public convenience init<System: FeedbackSystem>(initialState: State, system: System)
   where System.State == State, System.Event == Action {
     let loop = FeedbackLoop<State, Action>()

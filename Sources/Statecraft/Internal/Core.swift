@@ -9,11 +9,13 @@ package class Core<State, Action> {
   }
 
   /// The root's runtime: effects, observers and streams.
+  @usableFromInline
   package var runtime: StoreRuntime {
     fatalError("Core is abstract: RootCore and ScopedCore override this.")
   }
 
   /// Sends `action` to the root, joining `group` (the `StoreTask` of an effect that sent it).
+  @usableFromInline
   package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     fatalError("Core is abstract: RootCore and ScopedCore override this.")
   }

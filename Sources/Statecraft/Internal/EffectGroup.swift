@@ -1,5 +1,6 @@
 /// The tasks behind one ``StoreTask``: they join when started and leave when they finish.
 @MainActor
+@usableFromInline
 package final class EffectGroup {
   private var tasks: [UInt64: Task<Void, Never>] = [:]
   private(set) var isCancelled = false

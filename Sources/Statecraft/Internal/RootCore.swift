@@ -17,10 +17,12 @@ package final class RootCore<State, Action>: Core<State, Action> {
   }
 
   override package var state: State { currentState }
+  @usableFromInline
   override package var runtime: StoreRuntime { storeRuntime }
 
   // MARK: - The send loop
 
+  @usableFromInline
   override package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     if isBusy {
       // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and

@@ -1,10 +1,12 @@
 /// A child store's runtime: reads its state through to the parent and forwards its actions.
 @MainActor
+@usableFromInline
 package final class ScopedCore<ParentState, ParentAction, State, Action>: Core<State, Action> {
   private let parent: Core<ParentState, ParentAction>
   private let toState: (ParentState) -> State
   private let fromAction: (Action) -> ParentAction
 
+  @usableFromInline
   package init(
     parent: Core<ParentState, ParentAction>,
     toState: @escaping (ParentState) -> State,

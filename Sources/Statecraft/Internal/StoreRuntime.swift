@@ -1,6 +1,7 @@
 /// What a store tree shares at its root, whatever its state and action types: the running
 /// effects and their cancellation ids, and the observers to tell after each batch.
 @MainActor
+@usableFromInline
 package final class StoreRuntime {
   // MARK: - Running effects
 
@@ -161,6 +162,7 @@ package final class StoreRuntime {
   /// Objects an idiom keeps with the store tree (a reactor's routes, a feedback loop), by type.
   private var attachments: [ObjectIdentifier: AnyObject] = [:]
 
+  @usableFromInline
   package func attach<T: AnyObject>(_ attachment: T) {
     attachments[ObjectIdentifier(T.self)] = attachment
   }

@@ -1,5 +1,6 @@
 /// The store-internal event of a reactor store: users send actions; the store also feeds
 /// transformed actions and mutations back to itself.
+@usableFromInline
 package enum ReactorEvent<Action, Mutation> {
   case action(Action)
   case transformed(Action)
@@ -11,17 +12,21 @@ extension ReactorEvent: Sendable where Action: Sendable, Mutation: Sendable {}
 
 /// Runs a ``Reactor`` as a reducer, so that sending, effects, cancellation, observation and
 /// testing are the engine's.
+@usableFromInline
 package struct ReactorReducer<R: Reactor>: Reducer {
+  @usableFromInline
   package typealias Event = ReactorEvent<R.Action, R.Mutation>
 
-  let reactor: R
-  let routes: RouteHub
+  @usableFromInline let reactor: R
+  @usableFromInline let routes: RouteHub
 
+  @inlinable
   package init(reactor: R, routes: RouteHub) {
     self.reactor = reactor
     self.routes = routes
   }
 
+  @inlinable
   package func reduce(into state: inout R.State, action event: Event) -> Effect<Event> {
     switch event {
     case .action(let action):
@@ -42,7 +47,8 @@ package struct ReactorReducer<R: Reactor>: Reducer {
     }
   }
 
-  private func mutate(_ state: inout R.State, _ action: R.Action) -> Effect<Event> {
+  @inlinable
+  func mutate(_ state: inout R.State, _ action: R.Action) -> Effect<Event> {
     let mutations = reactor.transform(mutation: reactor.mutate(state: state, action: action))
     // NB: an immediate mutation is reduced at once, so the state has changed when `send`
     // returns, as in ReactorKit.
@@ -59,6 +65,7 @@ extension Store {
   ///
   /// Users send only actions: `store.send(.increase)`. The reactor's `Reactor/subscriptions()`
   /// start at once and end when the store is released.
+  @inlinable
   public convenience init<R: Reactor>(initialState: State, reactor: R)
   where R.State == State, R.Action == Action {
     let routes = RouteHub()

@@ -5,6 +5,7 @@ import IssueReporting
 ///
 /// Routes are published from the reducer, which the store runs on the main actor; the lock only
 /// lets a stream that ends on another thread leave without a hop.
+@usableFromInline
 package final class RouteHub: Sendable {
   private struct Listener: Sendable {
     let deliver: @Sendable (any Sendable) -> Bool
@@ -14,8 +15,10 @@ package final class RouteHub: Sendable {
   private let listeners = LockIsolated<[UInt64: Listener]>([:])
   private let nextListener = LockIsolated<UInt64>(0)
 
+  @usableFromInline
   package init() {}
 
+  @usableFromInline
   func publish(_ route: any Sendable) {
     for (id, listener) in listeners.value where !listener.deliver(route) {
       listeners.withValue { _ = $0.removeValue(forKey: id) }
