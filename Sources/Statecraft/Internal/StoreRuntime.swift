@@ -21,6 +21,9 @@ package final class StoreRuntime {
   private var nextToken: UInt64 = 0
   private var running: [UInt64: RunningEffect] = [:]
   private var tokensByKey: [CancellationKey: Set<UInt64>] = [:]
+  /// The running effects of each child feature instance, under every prefix of their namespace,
+  /// so that cancelling a child's effects costs what the child runs, not what the store runs.
+  private var tokensByNamespace: [Namespace: Set<UInt64>] = [:]
   private(set) var throttleWindows: [CancellationKey: ThrottleWindow] = [:]
 
   nonisolated init() {}
@@ -54,6 +57,9 @@ package final class StoreRuntime {
     running[token] = RunningEffect(
       task: task, namespace: context.namespace, keys: context.keys, groups: context.taskGroups)
     for key in context.keys { tokensByKey[key, default: []].insert(token) }
+    for depth in context.namespace.indices {
+      tokensByNamespace[Array(context.namespace[...depth]), default: []].insert(token)
+    }
     for group in context.taskGroups { group.add(token, task) }
     return token
   }
@@ -62,6 +68,11 @@ package final class StoreRuntime {
     defer { resumeChangeWaiters() }
     guard let effect = running.removeValue(forKey: token) else { return }
     for group in effect.groups { group.remove(token) }
+    for depth in effect.namespace.indices {
+      let prefix = Array(effect.namespace[...depth])
+      tokensByNamespace[prefix]?.remove(token)
+      if tokensByNamespace[prefix]?.isEmpty == true { tokensByNamespace[prefix] = nil }
+    }
     for key in effect.keys {
       tokensByKey[key]?.remove(token)
       if tokensByKey[key]?.isEmpty == true { tokensByKey[key] = nil }
@@ -114,12 +125,15 @@ package final class StoreRuntime {
 
   /// Cancels every effect started inside a child feature instance (and its descendants).
   func cancel(namespacePrefix prefix: Namespace) {
-    for key in throttleWindows.keys where key.namespace.hasPrefix(prefix) {
-      throttleWindows[key] = nil
+    if !throttleWindows.isEmpty {
+      for key in throttleWindows.keys where key.namespace.hasPrefix(prefix) {
+        throttleWindows[key] = nil
+      }
     }
-    for effect in running.values where effect.namespace.hasPrefix(prefix) {
-      effect.task.cancel()
-    }
+    // NB: once cancelled, the tokens leave the index, so cancelling again costs nothing; they
+    // stay in `running` until their tasks end.
+    guard let tokens = tokensByNamespace.removeValue(forKey: prefix) else { return }
+    for token in tokens { running[token]?.task.cancel() }
   }
 
   /// The tasks of the effects running inside a child namespace (and its descendants).

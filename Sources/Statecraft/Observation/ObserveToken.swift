@@ -45,9 +45,10 @@ extension Store {
   /// - Returns: A token that keeps the observation alive: it stops when the token is cancelled
   ///   or released.
   public func observe(_ apply: @escaping @MainActor (Store) -> Void) -> ObserveToken {
-    let runtime = core.runtime
-    let token = ObserveToken { [weak self] token in
-      guard let self else {
+    // NB: the token holds neither the store nor its runtime: an observation must not keep a
+    // released store's effects running.
+    let token = ObserveToken { [weak self, weak runtime = core.runtime] token in
+      guard let self, let runtime else {
         token.cancel()
         return
       }
