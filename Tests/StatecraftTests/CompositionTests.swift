@@ -124,16 +124,6 @@ extension Engine {
       #expect(store.detail == nil)
     }
 
-    @Test func ifLetReportsAnActionForNilChildState() {
-      let store = Store(initialState: List.State()) { List(clock: TestClock()) }
-      withKnownIssue {
-        store.send(.detail(.toggle))
-      } matching: { issue in
-        issue.description.contains("received a child action while its child state was nil")
-          && issue.description.contains("toggle")
-      }
-    }
-
     // MARK: - forEach
 
     @Test func forEachRowsUsingTheSameIDDoNotCancelEachOther() async {
@@ -176,16 +166,6 @@ extension Engine {
       await clock.advance(by: .seconds(1))
       await kept.finish()
       #expect(store.rows.map(\.value) == [20])
-    }
-
-    @Test func forEachReportsAnActionForAMissingID() {
-      let store = Store(initialState: List.State()) { List(clock: TestClock()) }
-      withKnownIssue {
-        store.send(.rows(.element(id: 42, action: .toggle)))
-      } matching: { issue in
-        issue.description.contains("not in the collection")
-          && issue.description.contains("id: 42")
-      }
     }
 
     @Test func forEachTogglesARowInPlace() {

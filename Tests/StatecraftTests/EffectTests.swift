@@ -24,20 +24,6 @@ extension Engine {
       #expect(store.state == Array(1...100))
     }
 
-    @Test func anErrorWithoutCatchIsReportedWithTheFix() async {
-      struct Failure: Error {}
-      let store = Store(initialState: 0) {
-        Reduce<Int, Int> { _, _ in .run { _ in throw Failure() } }
-      }
-      await withKnownIssue {
-        await store.send(1).finish()
-      } matching: { issue in
-        issue.description.contains("threw an error that nothing handled")
-          && issue.description.contains("Failure")
-          && issue.description.contains("catch")
-      }
-    }
-
     @Test func catchTurnsAnErrorIntoAnAction() async {
       struct Failure: Error {}
       let store = Store(initialState: "") {
@@ -291,45 +277,5 @@ extension Engine {
       await clock.run()
     }
 
-    @Test func sendingToAReleasedStoreIsReported() async {
-      let escaped = LockIsolated<Send<Int>?>(nil)
-      let started = Gate()
-      var store: Store<Int, Int>? = Store(initialState: 0) {
-        Reduce<Int, Int> { _, _ in
-          .run { send in
-            escaped.setValue(send)
-            started.open()
-            try await Task.never()
-          }
-        }
-      }
-      let task = store?.send(0)
-      await started.wait()
-      store = nil
-      await task?.finish()
-      withKnownIssue {
-        escaped.value?(1)
-      } matching: { issue in
-        issue.description.contains("a store that has been released")
-      }
-    }
-
-    @Test func sendingFromAFinishedEffectIsReported() async {
-      let escaped = LockIsolated<Send<Int>?>(nil)
-      let store = Store(initialState: 0) {
-        Reduce<Int, Int> { state, action in
-          state += action
-          guard action == 0 else { return .none }
-          return .run { send in escaped.setValue(send) }
-        }
-      }
-      await store.send(0).finish()
-      withKnownIssue {
-        escaped.value?(1)
-      } matching: { issue in
-        issue.description.contains("after its operation had returned")
-      }
-      #expect(store.state == 0)
-    }
   }
 }

@@ -241,13 +241,5 @@ extension Engine {
       #expect(store.runningEffectCount == 0)
     }
 
-    @Test func runOnAStoreWithoutAFeedbackSystemIsReported() async {
-      let store = Store(initialState: Counter.State()) { Counter() }
-      await withKnownIssue {
-        await store.run()
-      } matching: { issue in
-        issue.description.contains("does not run a feedback system")
-      }
-    }
   }
 }

@@ -166,15 +166,6 @@ extension Engine {
       #expect(await routes.next() == .about)
     }
 
-    @Test func routesOnAStoreWithoutAReactorIsReported() {
-      let store = Store(initialState: Counter.State()) { Counter() }
-      withKnownIssue {
-        _ = store.routes(Int.self)
-      } matching: { issue in
-        issue.description.contains("does not run a reactor")
-      }
-    }
-
     @Test func sendWhileSuspendsWhileThePredicateHolds() async {
       let started = Gate()
       let gate = Gate()
