@@ -22,8 +22,9 @@ extension Reducer {
   ///
   /// The element runs before the parent. Each element's effects run in a cancellation namespace
   /// of their own (two rows using the same id don't cancel each other) and are all cancelled
-  /// when the parent removes the element. An action for an id that is not in the collection is
-  /// reported as an issue.
+  /// when the parent removes the element. (Removal is seen around this reducer's parent: a row
+  /// removed by a reducer further up keeps its effects until they end or are cancelled.) An
+  /// action for an id that is not in the collection is reported as an issue.
   @inlinable
   public func forEach<
     ID: Hashable & Sendable, ElementState, ElementAction,

@@ -19,8 +19,9 @@ extension Reducer {
   /// ```
   ///
   /// The child runs before the parent. Its effects run in a cancellation namespace of their own
-  /// and are all cancelled when the parent sets the child state to nil. A child action that
-  /// arrives while the state is nil is reported as an issue.
+  /// and are all cancelled when the parent sets the child state to nil. (Replacing a present
+  /// child with another does not cancel the first one's effects; set it to nil first.) A child
+  /// action that arrives while the state is nil is reported as an issue.
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
     _ toChildState: WritableKeyPath<State, ChildState?>,
