@@ -43,6 +43,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
   }
 
   private func drainQueue() {
+    guard !queue.isEmpty else { return }
     var index = 0
     while index < queue.count {
       var group: EffectGroup? = queue[index].group
