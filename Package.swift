@@ -13,8 +13,10 @@ let package = Package(
   products: [
     .library(name: "Statecraft", targets: ["Statecraft"]),
     .library(name: "StatecraftTesting", targets: ["StatecraftTesting"]),
+    .library(name: "StatecraftCombine", targets: ["StatecraftCombine"]),
   ],
   dependencies: [
+    .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
@@ -44,6 +46,17 @@ let package = Package(
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
     ),
+    .target(
+      name: "StatecraftCombine",
+      dependencies: [
+        "Statecraft",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        // NB: Combine on Apple platforms, OpenCombine elsewhere.
+        .product(
+          name: "OpenCombine", package: "OpenCombine",
+          condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
+      ]
+    ),
     .executableTarget(
       name: "counter-example",
       dependencies: ["Statecraft"],
@@ -54,6 +67,7 @@ let package = Package(
       dependencies: [
         "Statecraft",
         "StatecraftTesting",
+        "StatecraftCombine",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),

@@ -68,3 +68,14 @@ extension Store where State: Sendable {
     }
   }
 }
+
+extension Store {
+  /// Runs `publish` after each batch until it returns false, and `finish` when the store tree
+  /// is released: the hook other Statecraft products build their streams on.
+  package func onPublish(
+    _ publish: @escaping @MainActor () -> Bool,
+    finish: @escaping @MainActor () -> Void
+  ) {
+    core.runtime.addStreamObserver(publish: publish, finish: finish)
+  }
+}
