@@ -17,6 +17,7 @@ let package = Package(
   ],
   dependencies: [
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
@@ -57,10 +58,56 @@ let package = Package(
           condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
       ]
     ),
-    .executableTarget(
-      name: "counter-example",
+
+    // MARK: - Demos: terminal apps, not products. Feature logic lives in library targets that
+    // the tests import; the executables only read the terminal and draw.
+
+    .target(
+      name: "DemoTerminal",
       dependencies: ["Statecraft"],
+      path: "Examples/DemoTerminal"
+    ),
+    .target(
+      name: "TodosFeature",
+      dependencies: [
+        "Statecraft",
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+      ],
+      path: "Examples/TodosFeature"
+    ),
+    .executableTarget(
+      name: "todos",
+      dependencies: [
+        "DemoTerminal", "Statecraft", "TodosFeature",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Examples/Todos"
+    ),
+    .target(
+      name: "CounterFeature",
+      dependencies: ["Statecraft"],
+      path: "Examples/CounterFeature"
+    ),
+    .executableTarget(
+      name: "counter",
+      dependencies: [
+        "CounterFeature", "DemoTerminal", "Statecraft",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       path: "Examples/Counter"
+    ),
+    .target(
+      name: "PagingFeature",
+      dependencies: ["Statecraft"],
+      path: "Examples/PagingFeature"
+    ),
+    .executableTarget(
+      name: "paging",
+      dependencies: [
+        "DemoTerminal", "PagingFeature", "Statecraft",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      path: "Examples/Paging"
     ),
     .testTarget(
       name: "StatecraftTests",
@@ -72,6 +119,20 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
         .product(name: "PropertyBased", package: "swift-property-based"),
+      ]
+    ),
+    .testTarget(
+      name: "DemoTests",
+      dependencies: [
+        "CounterFeature",
+        "DemoTerminal",
+        "PagingFeature",
+        "Statecraft",
+        "StatecraftTesting",
+        "TodosFeature",
+        .product(name: "Clocks", package: "swift-clocks"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
   ],

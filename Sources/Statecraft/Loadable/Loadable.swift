@@ -127,6 +127,21 @@ extension Loadable: Equatable where Value: Equatable {
   }
 }
 
+extension LoadableUpdate: Equatable where Value: Equatable {
+  /// Two updates are equal when they are the same step with equal values; failures compare by
+  /// their descriptions, as ``Loadable``'s do.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    switch (lhs, rhs) {
+    case (.started(let lhs), .started(let rhs)): return lhs == rhs
+    case (.finished(.success(let lhs)), .finished(.success(let rhs))): return lhs == rhs
+    case (.finished(.failure(let lhs)), .finished(.failure(let rhs))):
+      return String(describing: lhs) == String(describing: rhs)
+    case (.cancelled, .cancelled): return true
+    default: return false
+    }
+  }
+}
+
 extension Effect {
   /// Starts loading `loadable` (see ``Loadable/start(silent:)``) and returns the effect that
   /// loads it, cancelling any load in flight under `id`.

@@ -1,0 +1,120 @@
+import ArgumentParser
+import CounterFeature
+import DemoTerminal
+import Foundation
+import Statecraft
+
+/// `swift run counter`: the Reactor-idiom counter demo.
+@main
+struct CounterCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "counter",
+    abstract: "A counter built on Statecraft's Reactor idiom, with a fact loaded by an effect.",
+    discussion: """
+      Full screen when run in a terminal (+ and - count, f loads a fact, c cancels it, q quits); \
+      reads one command per line when input is piped (+, -, fact, cancel, wait, help, quit).
+      """
+  )
+
+  @Option(help: "How long the in-process facts service takes to answer, in milliseconds.")
+  var latency: Int = 1000
+
+  func run() async throws {
+    await CounterApp.main(latency: .milliseconds(latency))
+  }
+}
+
+/// Runs the counter reactor in the terminal.
+@MainActor
+final class CounterApp: StateSubscriber {
+  let store: ReactorStoreOf<CounterReactor>
+  let tasks = TaskTracker()
+  /// Called with each alert, each time it is set (equal messages included).
+  var onAlert: (String) -> Void = { _ in }
+  /// Called with the state of each batch.
+  var onState: (CounterReactor.State) -> Void = { _ in }
+
+  init(latency: Duration) {
+    store = Store(
+      initialState: CounterReactor.State(),
+      reactor: CounterReactor(facts: .inProcess(clock: ContinuousClock(), latency: latency)))
+  }
+
+  static func main(latency: Duration) async {
+    let app = CounterApp(latency: latency)
+    if Terminal.isInteractive {
+      await FullScreenCounter(app: app).run()
+    } else {
+      await LineCounter(app: app).run()
+    }
+    // NB: a fact still loading is not waited for: quitting cancels it.
+    app.tasks.cancelAll()
+    await app.tasks.waitForAll()
+  }
+
+  func state(_ state: CounterReactor.State) {
+    state.$alert.updated { message in
+      if let message { onAlert(message) }
+    }
+    onState(state)
+  }
+
+  @discardableResult
+  func send(_ action: CounterReactor.Action) -> StoreTask {
+    tasks.track(store.send(action))
+  }
+
+  static func describe(_ fact: Loadable<String>) -> String {
+    switch fact {
+    case .idle: return "-"
+    case .loading: return "loading…"
+    case .success(let fact): return fact
+    case .failure(let error, _): return "failed: \(error)"
+    }
+  }
+}
+
+/// The counter driven one command per line, for piped input and CI.
+@MainActor
+struct LineCounter {
+  let app: CounterApp
+
+  static let usage = "Commands: + · - · fact · cancel · wait · help · quit"
+
+  func run() async {
+    print("Statecraft counter (Reactor idiom). \(Self.usage)")
+    var last = app.store.state
+    app.onAlert = { print("alert: \($0)") }
+    app.onState = { state in
+      defer { last = state }
+      guard state.fact != last.fact else { return }
+      if state.fact != .idle {
+        print("fact: \(CounterApp.describe(state.fact))")
+      } else if last.fact.isLoading, state.count == last.count {
+        print("fact: cancelled")
+      }
+    }
+    let subscription = app.store.subscribe(app)
+    defer { subscription.cancel() }
+    print("count: \(app.store.count)")
+
+    for await line in StandardInput.lines() {
+      let command = line.trimmingCharacters(in: .whitespaces)
+      print("> \(command)")
+      switch command {
+      case "+":
+        app.send(.increment)
+        print("count: \(app.store.count)")
+      case "-":
+        app.send(.decrement)
+        print("count: \(app.store.count)")
+      case "fact": app.send(.factTapped)
+      case "cancel": app.send(.cancelFactTapped)
+      case "wait": await app.tasks.waitForAll()
+      case "help": print(Self.usage)
+      case "quit", "q": return
+      default: print("Unknown command '\(command)'. \(Self.usage)")
+      }
+    }
+  }
+}

@@ -1,0 +1,130 @@
+import ArgumentParser
+import DemoTerminal
+import Foundation
+import PagingFeature
+import Statecraft
+
+/// `swift run paging`: the Feedback-idiom paged list demo.
+@main
+struct PagingCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "paging",
+    abstract: "A paged list built on Statecraft's Feedback idiom.",
+    discussion: """
+      Full screen when run in a terminal (↑↓ scroll and load more at the end, / searches, \
+      r retries, q quits); reads one command per line when input is piped (search TEXT, more, \
+      retry, wait, list, help, quit).
+      """
+  )
+
+  @Option(help: "How long the in-process page service takes to answer, in milliseconds.")
+  var latency: Int = 300
+
+  @Option(help: "The page number whose first load fails, to show a retry (0 for none).")
+  var failingPage: Int = 3
+
+  func run() async throws {
+    await PagingApp.main(
+      service: .inProcess(
+        clock: ContinuousClock(), latency: .milliseconds(latency),
+        failingPage: failingPage > 0 ? failingPage - 1 : nil))
+  }
+}
+
+/// Runs the paging feedback system in the terminal.
+@MainActor
+final class PagingApp: StateSubscriber {
+  let store: FeedbackStoreOf<Paging>
+  /// Called with the state of each batch.
+  var onState: (Paging.State) -> Void = { _ in }
+
+  init(service: PageService) {
+    store = Store(initialState: Paging.State(), system: Paging(service: service))
+  }
+
+  static func main(service: PageService) async {
+    let app = PagingApp(service: service)
+    let loop = Task { await app.store.run() }
+    if Terminal.isInteractive {
+      await FullScreenPaging(app: app).run()
+    } else {
+      await LinePaging(app: app).run()
+    }
+    loop.cancel()
+    await loop.value
+  }
+
+  func state(_ state: Paging.State) {
+    onState(state)
+  }
+
+  var statusLine: String {
+    if let request = store.request { return "loading \(request)…" }
+    if let failure = store.failure {
+      return "\(failure.request) failed: \(failure.message) (retry asks again)"
+    }
+    return store.hasMore ? "more below" : "end of the list"
+  }
+}
+
+/// The paging list driven one command per line, for piped input and CI.
+@MainActor
+struct LinePaging {
+  let app: PagingApp
+
+  static let usage = "Commands: search [TEXT] · more · retry · wait · list · help · quit"
+
+  func run() async {
+    print("Statecraft paging (Feedback idiom). \(Self.usage)")
+    var previous = app.store.state
+    if let request = previous.request { print("loading \(request)…") }
+    app.onState = { state in
+      defer { previous = state }
+      if state.cancelled != previous.cancelled, let cancelled = state.cancelled {
+        print("cancelled \(cancelled): the query changed")
+      }
+      if state.pagesLoaded > previous.pagesLoaded {
+        print(
+          "loaded page \(state.pagesLoaded): \(state.items.count) items"
+            + (state.hasMore ? "" : ", the end of the list"))
+      }
+      if let failure = state.failure, failure.request != previous.failure?.request {
+        print("\(failure.request) failed: \(failure.message); type retry")
+      }
+      if let request = state.request, request != previous.request {
+        print("loading \(request)…")
+      }
+    }
+    let subscription = app.store.subscribe(app)
+    defer { subscription.cancel() }
+
+    for await line in StandardInput.lines() {
+      let trimmed = line.trimmingCharacters(in: .whitespaces)
+      print("> \(trimmed)")
+      let word = trimmed.prefix { !$0.isWhitespace }
+      let rest = trimmed.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+      switch word {
+      case "search": app.store.send(.queryChanged(rest))
+      case "more":
+        if app.store.isLoading {
+          print("Still loading; type wait.")
+        } else if app.store.failure != nil {
+          print("The last page failed; type retry.")
+        } else if !app.store.hasMore {
+          print("That was the last page.")
+        } else {
+          app.store.send(.loadMore)
+        }
+      case "retry":
+        if app.store.failure == nil { print("Nothing failed.") } else { app.store.send(.retry) }
+      case "wait": await app.store.wait { $0.isLoading }
+      case "list":
+        for (index, item) in app.store.items.enumerated() { print("\(index + 1). \(item)") }
+        print("(\(app.statusLine))")
+      case "help": print(Self.usage)
+      case "quit", "q": return
+      default: print("Unknown command '\(trimmed)'. \(Self.usage)")
+      }
+    }
+  }
+}

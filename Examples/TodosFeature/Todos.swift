@@ -1,0 +1,230 @@
+import Foundation
+import IdentifiedCollections
+import Statecraft
+
+/// The todo list feature: add, edit, toggle, delete, filter, undo and redo, a debounced search,
+/// a slow sync with progress that can be cancelled, and saving after every change.
+///
+/// Its dependencies are properties, so tests pass a `TestClock` and an in-memory save:
+///
+/// ```swift
+/// let store = Store(initialState: Todos.State(todos: saved)) {
+///   Todos(clock: ContinuousClock(), save: { todos in try await saver.save(todos) })
+/// }
+/// store.send(.add("Buy milk"))
+/// ```
+public struct Todos: Reducer {
+  public struct State: Equatable, Sendable {
+    public var todos: IdentifiedArrayOf<Todo>
+    public var filter: TodoFilter = .all
+    /// The search text as typed.
+    public var query = ""
+    /// The search text the list is filtered by: `query` once typing paused.
+    public var appliedQuery = ""
+    /// Earlier lists, most recent last; `undo` goes back to the last one.
+    public var undoStack: [IdentifiedArrayOf<Todo>] = []
+    public var redoStack: [IdentifiedArrayOf<Todo>] = []
+    public var sync: SyncStatus = .idle
+    /// A short message for the person: a hint, or why a save failed.
+    public var notice: String?
+    public var nextID: Int
+
+    public init(todos: IdentifiedArrayOf<Todo> = []) {
+      self.todos = todos
+      self.nextID = (todos.ids.max() ?? 0) + 1
+    }
+
+    /// The todos the list shows: those the filter and the applied search let through.
+    public var visible: [Todo] {
+      todos.filter { todo in
+        filter.shows(todo)
+          && (appliedQuery.isEmpty
+            || todo.title.localizedLowercase.contains(
+              appliedQuery.localizedLowercase))
+      }
+    }
+
+    /// How many todos are not done.
+    public var remaining: Int { todos.count { !$0.isDone } }
+  }
+
+  public enum Action: Equatable, Sendable {
+    case add(String)
+    case edit(id: Int, title: String)
+    case toggle(id: Int)
+    case delete(id: Int)
+    case setFilter(TodoFilter)
+    case undo
+    case redo
+    case searchChanged(String)
+    case searchApplied(String)
+    case syncTapped
+    case cancelSyncTapped
+    case syncProgressed(percent: Int)
+    case syncFinished(count: Int)
+    case saveFailed(String)
+    /// The app is about to quit: stops the sync; the caller then awaits the saves in flight.
+    case quit
+  }
+
+  /// How many earlier lists `undo` can go back to.
+  public static let undoLimit = 100
+  /// How long typing must pause before the search applies.
+  public static let searchDebounce = Duration.milliseconds(300)
+  /// The sync's steps: ten of this duration each.
+  public static let syncStep = Duration.milliseconds(150)
+
+  enum CancelID { case search, sync, save }
+
+  let clock: any Clock<Duration>
+  let save: @Sendable (IdentifiedArrayOf<Todo>) async throws -> Void
+
+  /// - Parameters:
+  ///   - clock: times the search debounce and the sync.
+  ///   - save: writes the todos; called after every change, the stale call cancelled.
+  public init(
+    clock: any Clock<Duration>,
+    save: @escaping @Sendable (IdentifiedArrayOf<Todo>) async throws -> Void
+  ) {
+    self.clock = clock
+    self.save = save
+  }
+
+  public func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.notice = nil
+    switch action {
+    case .add(let title):
+      let title = title.trimmingCharacters(in: .whitespaces)
+      guard !title.isEmpty else {
+        state.notice = "A todo needs a title."
+        return .none
+      }
+      let id = state.nextID
+      state.nextID += 1
+      return change(&state) { $0.append(Todo(id: id, title: title)) }
+
+    case .edit(let id, let title):
+      let title = title.trimmingCharacters(in: .whitespaces)
+      guard state.todos[id: id] != nil else { return missing(&state) }
+      guard !title.isEmpty else {
+        state.notice = "A todo needs a title."
+        return .none
+      }
+      return change(&state) { $0[id: id]?.title = title }
+
+    case .toggle(let id):
+      guard state.todos[id: id] != nil else { return missing(&state) }
+      return change(&state) { $0[id: id]?.isDone.toggle() }
+
+    case .delete(let id):
+      guard state.todos[id: id] != nil else { return missing(&state) }
+      return change(&state) { $0.remove(id: id) }
+
+    case .setFilter(let filter):
+      state.filter = filter
+      return .none
+
+    case .undo:
+      guard let previous = state.undoStack.popLast() else {
+        state.notice = "Nothing to undo."
+        return .none
+      }
+      state.redoStack.append(state.todos)
+      state.todos = previous
+      return saveEffect(state.todos)
+
+    case .redo:
+      guard let next = state.redoStack.popLast() else {
+        state.notice = "Nothing to redo."
+        return .none
+      }
+      state.undoStack.append(state.todos)
+      state.todos = next
+      return saveEffect(state.todos)
+
+    case .searchChanged(let query):
+      state.query = query
+      let clock: any Clock<Duration> = self.clock
+      return Effect.send(.searchApplied(query))
+        .debounce(id: CancelID.search, for: Self.searchDebounce, clock: clock)
+
+    case .searchApplied(let query):
+      state.appliedQuery = query
+      return .none
+
+    case .syncTapped:
+      guard !state.sync.isSyncing else {
+        state.notice = "Already syncing."
+        return .none
+      }
+      state.sync = .syncing(percent: 0)
+      let count = state.todos.count
+      return .run { [clock] send in
+        for step in 1...10 {
+          try await clock.sleep(for: Self.syncStep)
+          await send(step == 10 ? .syncFinished(count: count) : .syncProgressed(percent: step * 10))
+        }
+      }
+      .cancellable(id: CancelID.sync)
+
+    case .cancelSyncTapped:
+      guard state.sync.isSyncing else {
+        state.notice = "No sync to cancel."
+        return .none
+      }
+      state.sync = .cancelled
+      return .cancel(id: CancelID.sync)
+
+    case .syncProgressed(let percent):
+      state.sync = .syncing(percent: percent)
+      return .none
+
+    case .syncFinished(let count):
+      state.sync = .synced(count: count)
+      return .none
+
+    case .saveFailed(let message):
+      state.notice = "Could not save: \(message)"
+      return .none
+
+    case .quit:
+      if state.sync.isSyncing { state.sync = .cancelled }
+      return .merge(.cancel(id: CancelID.sync), .cancel(id: CancelID.search))
+    }
+  }
+
+  /// Applies a change to the list, remembers the list before it for undo, and saves.
+  private func change(
+    _ state: inout State, _ body: (inout IdentifiedArrayOf<Todo>) -> Void
+  ) -> Effect<Action> {
+    let before = state.todos
+    body(&state.todos)
+    guard state.todos != before else { return .none }
+    state.undoStack.append(before)
+    if state.undoStack.count > Self.undoLimit { state.undoStack.removeFirst() }
+    state.redoStack.removeAll()
+    return saveEffect(state.todos)
+  }
+
+  private func missing(_ state: inout State) -> Effect<Action> {
+    state.notice = "That todo is gone."
+    return .none
+  }
+
+  private func saveEffect(_ todos: IdentifiedArrayOf<Todo>) -> Effect<Action> {
+    .run { [save] _ in
+      try await save(todos)
+    } catch: { error, send in
+      await send(.saveFailed("\(error)"))
+    }
+    .cancellable(id: CancelID.save, cancelInFlight: true)
+  }
+}
+
+extension SyncStatus {
+  /// True while a sync runs.
+  public var isSyncing: Bool {
+    if case .syncing = self { return true }
+    return false
+  }
+}
