@@ -112,27 +112,20 @@ let package = Package(
     .testTarget(
       name: "StatecraftTests",
       dependencies: [
-        "Statecraft",
-        "StatecraftTesting",
-        "StatecraftCombine",
-        .product(name: "Clocks", package: "swift-clocks"),
-        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
-        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
-        .product(name: "PropertyBased", package: "swift-property-based"),
-      ]
-    ),
-    .testTarget(
-      name: "DemoTests",
-      dependencies: [
+        // NB: the demos' features are tested here, in the one test target, because the main
+        // serial executor that makes the tests deterministic is process-wide: suites in a second
+        // target would run beside `Engine`'s and break that.
         "CounterFeature",
         "DemoTerminal",
         "PagingFeature",
         "Statecraft",
         "StatecraftTesting",
+        "StatecraftCombine",
         "TodosFeature",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),
   ],

@@ -55,12 +55,12 @@ public struct CounterReactor: Reactor {
       guard state.count < Self.range.upperBound else {
         return .send(.showAlert("The counter stops at \(Self.range.upperBound)."))
       }
-      return .merge(.cancel(id: FactID.fact), .send(.setCount(state.count + 1)))
+      return .concatenate(.cancel(id: FactID.fact), .send(.setCount(state.count + 1)))
     case .decrement:
       guard state.count > Self.range.lowerBound else {
         return .send(.showAlert("The counter doesn't go below \(Self.range.lowerBound)."))
       }
-      return .merge(.cancel(id: FactID.fact), .send(.setCount(state.count - 1)))
+      return .concatenate(.cancel(id: FactID.fact), .send(.setCount(state.count - 1)))
     case .factTapped:
       return .load(
         id: FactID.fact,

@@ -227,6 +227,7 @@ extension Effect {
   }
 
   /// Whether the store finishes this effect while starting it: it starts no task.
+  @usableFromInline
   var isSynchronous: Bool {
     switch operation {
     case .none, .send, .cancel, .cancelNamespace:

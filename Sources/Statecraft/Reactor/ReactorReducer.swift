@@ -50,13 +50,48 @@ package struct ReactorReducer<R: Reactor>: Reducer {
   @inlinable
   func mutate(_ state: inout R.State, _ action: R.Action) -> Effect<Event> {
     let mutations = reactor.transform(mutation: reactor.mutate(state: state, action: action))
-    // NB: an immediate mutation is reduced at once, so the state has changed when `send`
+    // NB: immediate mutations are reduced at once, so the state has changed when `send`
     // returns, as in ReactorKit.
     if case .send(let mutation) = mutations.operation {
       reactor.reduce(state: &state, mutation: mutation)
       return .none
     }
-    return mutations.map { .mutation($0) }
+    return reduceImmediateMutations(mutations, into: &state).map { .mutation($0) }
+  }
+
+  /// Reduces the mutations `effect` sends without waiting (a `.send`, the sends of a merge, the
+  /// sends among the synchronous effects leading a concatenation, and those inside a
+  /// cancellable effect) and returns what is left.
+  ///
+  /// The synchronous effects left in place (`.cancel`) then run after those mutations were
+  /// reduced; a reactor's `reduce` starts no effect, so nothing can tell the difference.
+  @inlinable
+  func reduceImmediateMutations(
+    _ effect: Effect<R.Mutation>, into state: inout R.State
+  ) -> Effect<R.Mutation> {
+    switch effect.operation {
+    case .send(let mutation):
+      reactor.reduce(state: &state, mutation: mutation)
+      return .none
+    case .merge(let effects):
+      return .merge(effects.map { reduceImmediateMutations($0, into: &state) })
+    case .concatenate(let effects):
+      var remaining: [Effect<R.Mutation>] = []
+      var isLeading = true
+      for effect in effects {
+        isLeading = isLeading && effect.isSynchronous
+        remaining.append(isLeading ? reduceImmediateMutations(effect, into: &state) : effect)
+      }
+      return .concatenate(remaining)
+    case .cancellable(let id, let cancelInFlight, let effect):
+      // NB: the wrapper stays, so a load still cancels the one in flight when it starts.
+      return Effect(
+        operation: .cancellable(
+          id: id, cancelInFlight: cancelInFlight,
+          reduceImmediateMutations(effect, into: &state)))
+    default:
+      return effect
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import Clocks
 import ConcurrencyExtras
+import StatecraftTesting
 import Testing
 
 @testable import Statecraft
@@ -86,6 +87,45 @@ extension Engine {
       store.send(.increase)
       store.send(.decrease)
       #expect(store.count == 1)
+    }
+
+    @Test func immediateMutationsInsideCombinedEffectsAreReducedInTheSameSend() async {
+      struct Steps: Reactor {
+        enum Action: Equatable, Sendable { case merged, concatenated, loaded }
+        enum Mutation: Equatable, Sendable { case step(String), load(LoadableUpdate<Int>) }
+        struct State: Equatable, Sendable {
+          var steps: [String] = []
+          var value: Loadable<Int> = .idle
+        }
+        func mutate(state: State, action: Action) -> Effect<Mutation> {
+          switch action {
+          case .merged:
+            return .merge(.send(.step("a")), .run { await $0(.step("later")) }, .send(.step("b")))
+          case .concatenated:
+            return .concatenate(
+              .cancel(id: "load"), .send(.step("c")), .run { await $0(.step("after")) },
+              .send(.step("last")))
+          case .loaded:
+            return .load(id: "load", operation: { 42 }, update: Mutation.load)
+          }
+        }
+        func reduce(state: inout State, mutation: Mutation) {
+          switch mutation {
+          case .step(let step): state.steps.append(step)
+          case .load(let update): state.value.apply(update)
+          }
+        }
+      }
+      // NB: the test store tells an inline mutation (asserted by `send`) from a received one.
+      let store = TestStore(initialState: Steps.State(), reactor: Steps())
+      await store.send(.merged) { $0.steps = ["a", "b"] }
+      await store.receive(.step("later")) { $0.steps.append("later") }
+      await store.send(.concatenated) { $0.steps.append("c") }
+      await store.receive(.step("after")) { $0.steps.append("after") }
+      await store.receive(.step("last")) { $0.steps.append("last") }
+      await store.send(.loaded) { $0.value = .loading(previous: nil) }
+      await store.receive(.load(.finished(.success(42)))) { $0.value = .success(42) }
+      await store.finish()
     }
 
     @Test func mutationDefaultsToAction() {

@@ -1,0 +1,199 @@
+import Clocks
+import ConcurrencyExtras
+import IdentifiedCollections
+import Statecraft
+import StatecraftTesting
+import Testing
+import TodosFeature
+
+extension Engine {
+  @MainActor @Suite struct TodosTests {
+    let clock = TestClock()
+    let saved = LockIsolated<[IdentifiedArrayOf<Todo>]>([])
+
+    func makeStore(_ todos: IdentifiedArrayOf<Todo> = []) -> TestStoreOf<Todos> {
+      TestStore(initialState: Todos.State(todos: todos)) {
+        Todos(clock: clock, save: { [saved] todos in saved.withValue { $0.append(todos) } })
+      }
+    }
+
+    let milk = Todo(id: 1, title: "Buy milk")
+    let dog = Todo(id: 2, title: "Walk the dog")
+
+    @Test func addingTrimsTheTitleRemembersTheListForUndoAndSaves() async {
+      let store = makeStore()
+      await store.send(.add("  Buy milk ")) {
+        $0.todos = [milk]
+        $0.nextID = 2
+        $0.undoStack = [[]]
+      }
+      await store.finish()
+      #expect(saved.value == [[milk]])
+    }
+
+    @Test func aTodoWithoutATitleIsRefusedWithANotice() async {
+      let store = makeStore()
+      await store.send(.add("   ")) { $0.notice = "A todo needs a title." }
+      await store.send(.setFilter(.done)) {
+        $0.notice = nil
+        $0.filter = .done
+      }
+      #expect(saved.value.isEmpty)
+    }
+
+    @Test func toggleEditAndDeleteChangeOneTodoEach() async {
+      let store = makeStore([milk, dog])
+      await store.send(.toggle(id: 1)) {
+        $0.todos[id: 1]?.isDone = true
+        $0.undoStack = [[milk, dog]]
+      }
+      await store.send(.edit(id: 2, title: "Walk the cat")) {
+        $0.todos[id: 2]?.title = "Walk the cat"
+        $0.undoStack.append([Todo(id: 1, title: "Buy milk", isDone: true), dog])
+      }
+      await store.send(.delete(id: 1)) {
+        $0.undoStack.append($0.todos)
+        $0.todos.remove(id: 1)
+      }
+      await store.send(.toggle(id: 1)) { $0.notice = "That todo is gone." }
+      await store.finish()
+      #expect(saved.value.count == 3)
+      #expect(saved.value.last == [Todo(id: 2, title: "Walk the cat")])
+    }
+
+    @Test func undoAndRedoWalkTheHistoryAndSaveEachStep() async {
+      let store = makeStore()
+      await store.send(.undo) { $0.notice = "Nothing to undo." }
+      await store.send(.add("Buy milk")) {
+        $0.notice = nil
+        $0.todos = [milk]
+        $0.nextID = 2
+        $0.undoStack = [[]]
+      }
+      await store.send(.undo) {
+        $0.todos = []
+        $0.undoStack = []
+        $0.redoStack = [[milk]]
+      }
+      await store.send(.redo) {
+        $0.todos = [milk]
+        $0.undoStack = [[]]
+        $0.redoStack = []
+      }
+      await store.send(.redo) { $0.notice = "Nothing to redo." }
+      await store.finish()
+      #expect(saved.value == [[milk], [], [milk]])
+    }
+
+    @Test func aNewChangeClearsRedoAndUndoIsBounded() async {
+      var state = Todos.State()
+      let reducer = Todos(clock: clock, save: { _ in })
+      for index in 0..<(Todos.undoLimit + 5) {
+        _ = reducer.reduce(into: &state, action: .add("\(index)"))
+      }
+      #expect(state.undoStack.count == Todos.undoLimit)
+      _ = reducer.reduce(into: &state, action: .undo)
+      #expect(state.redoStack.count == 1)
+      _ = reducer.reduce(into: &state, action: .add("new"))
+      #expect(state.redoStack.isEmpty)
+    }
+
+    @Test func theSearchAppliesOnceTypingPauses() async {
+      let store = makeStore([milk, dog])
+      await store.send(.searchChanged("d")) { $0.query = "d" }
+      await clock.advance(by: .milliseconds(200))
+      await store.send(.searchChanged("do")) { $0.query = "do" }
+      await clock.advance(by: .milliseconds(200))
+      await store.send(.searchChanged("dog")) { $0.query = "dog" }
+      await clock.advance(by: Todos.searchDebounce)
+      await store.receive(.searchApplied("dog")) { $0.appliedQuery = "dog" }
+      #expect(store.state.visible == [dog])
+      await store.finish()
+    }
+
+    @Test func theFilterAndTheSearchTogetherPickTheVisibleTodos() {
+      var state = Todos.State(todos: [Todo(id: 1, title: "Buy milk", isDone: true), dog])
+      #expect(state.visible.map(\.id) == [1, 2])
+      state.filter = .active
+      #expect(state.visible.map(\.id) == [2])
+      state.filter = .done
+      #expect(state.visible.map(\.id) == [1])
+      state.filter = .all
+      state.appliedQuery = "MILK"
+      #expect(state.visible.map(\.id) == [1])
+      #expect(state.remaining == 1)
+    }
+
+    @Test func aSyncShowsItsProgressAndFinishes() async {
+      let store = makeStore([milk])
+      await store.send(.syncTapped) { $0.sync = .syncing(percent: 0) }
+      await store.send(.syncTapped) { $0.notice = "Already syncing." }
+      await clock.advance(by: Todos.syncStep)
+      await store.receive(.syncProgressed(percent: 10)) {
+        $0.notice = nil
+        $0.sync = .syncing(percent: 10)
+      }
+      await clock.advance(by: Todos.syncStep * 9)
+      for percent in stride(from: 20, through: 90, by: 10) {
+        await store.receive(.syncProgressed(percent: percent)) {
+          $0.sync = .syncing(percent: percent)
+        }
+      }
+      await store.receive(.syncFinished(count: 1)) { $0.sync = .synced(count: 1) }
+      await store.finish()
+    }
+
+    @Test func aSyncCanBeCancelledAndSendsNothingMore() async {
+      let store = makeStore([milk])
+      await store.send(.cancelSyncTapped) { $0.notice = "No sync to cancel." }
+      await store.send(.syncTapped) {
+        $0.notice = nil
+        $0.sync = .syncing(percent: 0)
+      }
+      await clock.advance(by: Todos.syncStep)
+      await store.receive(.syncProgressed(percent: 10)) { $0.sync = .syncing(percent: 10) }
+      await store.send(.cancelSyncTapped) { $0.sync = .cancelled }
+      await clock.run()
+      await store.finish()
+    }
+
+    @Test func quittingStopsTheSyncAndTheSearchButNotTheSave() async {
+      let gate = Gate()
+      let store = TestStore(initialState: Todos.State()) {
+        Todos(
+          clock: clock,
+          save: { [saved] todos in
+            await gate.wait()
+            saved.withValue { $0.append(todos) }
+          })
+      }
+      await store.send(.add("Buy milk")) {
+        $0.todos = [milk]
+        $0.nextID = 2
+        $0.undoStack = [[]]
+      }
+      await store.send(.syncTapped) { $0.sync = .syncing(percent: 0) }
+      await store.send(.searchChanged("milk")) { $0.query = "milk" }
+      await store.send(.quit) { $0.sync = .cancelled }
+      await clock.run()
+      #expect(saved.value.isEmpty)
+      gate.open()
+      await store.finish()
+      #expect(saved.value == [[milk]])
+    }
+
+    @Test func aFailedSaveSaysWhy() async {
+      struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
+      let store = TestStore(initialState: Todos.State()) {
+        Todos(clock: clock, save: { _ in throw DiskFull() })
+      }
+      await store.send(.add("Buy milk")) {
+        $0.todos = [milk]
+        $0.nextID = 2
+        $0.undoStack = [[]]
+      }
+      await store.receive(.saveFailed("disk full")) { $0.notice = "Could not save: disk full" }
+      await store.finish()
+    }
+  }
+}
