@@ -35,7 +35,7 @@ public enum TodoFilter: String, CaseIterable, Codable, Sendable {
 }
 
 /// Where a sync with the (simulated) server stands.
-public enum SyncStatus: Equatable, Sendable {
+public enum SyncStatus: Codable, Equatable, Sendable {
   case idle
   /// Syncing; `percent` goes from 0 to 100.
   case syncing(percent: Int)

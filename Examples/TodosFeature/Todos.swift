@@ -14,7 +14,7 @@ import Statecraft
 /// store.send(.add("Buy milk"))
 /// ```
 public struct Todos: Reducer {
-  public struct State: Equatable, Sendable {
+  public struct State: Codable, Equatable, Sendable {
     public var todos: IdentifiedArrayOf<Todo>
     public var filter: TodoFilter = .all
     /// The search text as typed.
@@ -48,7 +48,7 @@ public struct Todos: Reducer {
     public var remaining: Int { todos.count { !$0.isDone } }
   }
 
-  public enum Action: Equatable, Sendable {
+  public enum Action: Codable, Equatable, Sendable {
     case add(String)
     case edit(id: Int, title: String)
     case toggle(id: Int)
