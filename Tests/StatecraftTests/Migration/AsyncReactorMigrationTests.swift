@@ -97,12 +97,10 @@ extension Engine {
         initialState: RepositorySearchReactor.State(),
         reactor: RepositorySearchReactor(github: github))
       await store.send(.enterQuery("old")) { $0.query = "old" }
-      await store.send(.load)
-      await store.receive(.setLoading(true)) { $0.isLoading = true }
+      await store.send(.load) { $0.isLoading = true }
       await store.send(.enterQuery("new")) { $0.query = "new" }
       await store.send(.load)
       first.open()
-      await store.receive(.setLoading(true))
       await store.receive(.setRepositories([Repository(name: "new")])) {
         $0.repositories = [Repository(name: "new")]
       }

@@ -87,8 +87,7 @@ extension Engine {
       // docs:begin MigratingFromReactorKit
       let store = TestStore(
         initialState: CounterViewReactor.State(), reactor: CounterViewReactor(clock: clock))
-      await store.send(.increase)
-      await store.receive(.setLoading(true)) { $0.isLoading = true }
+      await store.send(.increase) { $0.isLoading = true }
       await clock.advance(by: .milliseconds(500))
       await store.receive(.increaseValue) { $0.value = 1 }
       await store.receive(.setLoading(false)) { $0.isLoading = false }
