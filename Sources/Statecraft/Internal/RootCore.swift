@@ -9,6 +9,9 @@ package final class RootCore<State, Action>: Core<State, Action> {
   /// True while a batch is being reduced or published: sends made then are queued.
   private var isBusy = false
   private var queue: [(action: Action, group: EffectGroup)] = []
+  /// A state given to `replaceState` while busy, applied when the batch's actions are reduced.
+  /// NB: an array rather than an optional, so that a store holds 8 bytes for it, not a State.
+  private var pendingState: [State] = []
 
   @usableFromInline
   package init(initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
@@ -34,12 +37,36 @@ package final class RootCore<State, Action>: Core<State, Action> {
     isBusy = true
     var group = group
     reduce(action, group: &group)
-    repeat {
-      drainQueue()
-      storeRuntime.publish()
-    } while !queue.isEmpty
+    publishUntilSettled()
     isBusy = false
     return StoreTask(group)
+  }
+
+  override package func replaceState(_ state: State) -> Bool {
+    if isBusy {
+      // NB: replaced while the store is reducing (a sink, a reducer) or publishing (an
+      // observer): assigning now could overlap the reducer's exclusive access to the state, so
+      // the send loop applies it after the queued actions, and publishes again.
+      pendingState = [state]
+      return true
+    }
+    currentState = state
+    isBusy = true
+    publishUntilSettled()
+    isBusy = false
+    return true
+  }
+
+  /// Reduces what was queued and publishes, until no send or state replacement is pending.
+  private func publishUntilSettled() {
+    repeat {
+      drainQueue()
+      if let state = pendingState.popLast() {
+        pendingState.removeAll()
+        currentState = state
+      }
+      storeRuntime.publish()
+    } while !queue.isEmpty || !pendingState.isEmpty
   }
 
   private func drainQueue() {
