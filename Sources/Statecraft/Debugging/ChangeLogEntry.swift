@@ -32,7 +32,8 @@ public struct ChangeLogEntry: Sendable, Equatable, CustomStringConvertible {
   public var description: String {
     var text = "received action:\n"
     text += action.indented() + "\n"
-    text += (diff ?? "(no state changes)").indented() + "\n"
+    // NB: a diff's lines start with a two-character margin ("  ", "- ", "+ ") already.
+    text += (diff ?? "  (no state changes)") + "\n"
     return text
   }
 }

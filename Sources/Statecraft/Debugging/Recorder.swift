@@ -43,7 +43,14 @@ public final class Recorder<State, Action> {
   ///     memory in long sessions; 1 (the default) stores every state, so that a replay reports
   ///     the exact step at which it diverges. Replays and jumps recompute the states in
   ///     between from the nearest stored one.
-  public init(initialState: State, storingStateEvery stateInterval: Int = 1) {
+  public init(
+    initialState: State,
+    storingStateEvery stateInterval: Int = 1,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
     self.initialState = initialState
     if stateInterval < 1 {
       reportIssue(
@@ -51,7 +58,8 @@ public final class Recorder<State, Action> {
         A recorder was asked to store the state every \(stateInterval) actions.
 
         The interval must be at least 1 (1 stores every state). Storing every 1 instead.
-        """)
+        """,
+        fileID: fileID, filePath: filePath, line: line, column: column)
       self.stateInterval = 1
     } else {
       self.stateInterval = stateInterval

@@ -8,7 +8,7 @@
 ///
 /// Steps are numbered from 0: step 0 is ``initialState``, and step `n` is the state after the
 /// `n`th action, `actions[n - 1]`. A recording stores the state of some steps only (see
-/// ``Recorder/init(initialState:storingStateEvery:)``): ``checkpoints`` lists them, in order.
+/// ``Recorder/init(initialState:storingStateEvery:fileID:filePath:line:column:)``): ``checkpoints`` lists them, in order.
 public struct Recording<State, Action> {
   /// The state before the first action (step 0).
   public let initialState: State

@@ -18,8 +18,7 @@ extension Recording where State: Equatable {
   ///
   /// - Returns: The result: ``ReplayResult/isReproduced``, or the first
   ///   ``ReplayResult/divergence`` (its step, action and diff).
-  public func replay<R: Reducer<State, Action>>(against reducer: R) -> ReplayResult<State, Action>
-  {
+  public func replay<R: Reducer<State, Action>>(against reducer: R) -> ReplayResult<State, Action> {
     var state = initialState
     var nextCheckpoint = 0
     var lastMatchingStep = 0

@@ -66,7 +66,7 @@ public struct ReplayDivergence<State, Action>: CustomStringConvertible {
 
         """
     }
-    text += "expected (-) vs replayed (+):\n" + diff.indentedLines()
+    text += "expected (-) vs replayed (+):\n" + diff
     return text
   }
 }
