@@ -43,6 +43,10 @@ public final class Recorder<State, Action> {
   ///     memory in long sessions; 1 (the default) stores every state, so that a replay reports
   ///     the exact step at which it diverges. Replays and jumps recompute the states in
   ///     between from the nearest stored one.
+  ///   - fileID: The file where a misuse is reported; leave the default.
+  ///   - filePath: The file path where a misuse is reported; leave the default.
+  ///   - line: The line where a misuse is reported; leave the default.
+  ///   - column: The column where a misuse is reported; leave the default.
   public init(
     initialState: State,
     storingStateEvery stateInterval: Int = 1,
@@ -146,3 +150,6 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
     return effect
   }
 }
+
+/// The recorder of a reducer's state and actions: `RecorderOf<Todos>(initialState: .init())`.
+public typealias RecorderOf<R: Reducer> = Recorder<R.State, R.Action>

@@ -88,3 +88,6 @@ extension Recording {
     }
   }
 }
+
+/// A recording of a reducer's state and actions: `try RecordingOf<Todos>(contentsOf: url)`.
+public typealias RecordingOf<R: Reducer> = Recording<R.State, R.Action>

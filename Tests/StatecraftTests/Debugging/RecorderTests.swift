@@ -43,6 +43,24 @@ extension Engine {
       #expect(result.description == "reproduced: 6 steps")
     }
 
+    /// The command-line pattern: record only when asked, write on quit, replay from the file.
+    @Test func recordsOnlyWhenARecorderIsGivenAndReplaysFromTheFile() throws {
+      let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("statecraft-session-\(UUID().uuidString).json")
+      defer { try? FileManager.default.removeItem(at: url) }
+      for isRecording in [false, true] {
+        let recorder = isRecording ? RecorderOf<Tally>(initialState: Tally.State()) : nil
+        let store = Store(initialState: recorder?.initialState ?? Tally.State()) {
+          if let recorder { Tally().recording(into: recorder) } else { Tally() }
+        }
+        store.send(.add(2))
+        try recorder?.recording.write(to: url)
+      }
+      let recording = try RecordingOf<Tally>(contentsOf: url)
+      #expect(recording.actions == [.add(2)])
+      #expect("\(recording.replay(against: Tally()))" == "reproduced: 1 step")
+    }
+
     @Test func roundTripThroughAFile() throws {
       let url = FileManager.default.temporaryDirectory
         .appendingPathComponent("statecraft-recording-\(UUID().uuidString).json")
