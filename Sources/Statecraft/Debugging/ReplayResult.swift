@@ -71,6 +71,11 @@ public struct ReplayDivergence<State, Action>: CustomStringConvertible {
   }
 }
 
+extension ReplayResult: Sendable where State: Sendable, Action: Sendable {}
+extension ReplayDivergence: Sendable where State: Sendable, Action: Sendable {}
+
+// MARK: - Helpers
+
 extension String {
   fileprivate func indentedLines() -> String {
     split(separator: "\n", omittingEmptySubsequences: false)

@@ -10,8 +10,10 @@ package final class RootCore<State, Action>: Core<State, Action> {
   private var isBusy = false
   private var queue: [(action: Action, group: EffectGroup)] = []
   /// A state given to `replaceState` while busy, applied when the batch's actions are reduced.
-  /// NB: an array rather than an optional, so that a store holds 8 bytes for it, not a State.
+  /// NB: an array rather than an optional, so that a store holds 8 bytes for it, not a State;
+  /// the send loop reads only the flag, which costs nothing in unspecialized code.
   private var pendingState: [State] = []
+  private var hasPendingState = false
 
   @usableFromInline
   package init(initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
@@ -48,6 +50,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
       // observer): assigning now could overlap the reducer's exclusive access to the state, so
       // the send loop applies it after the queued actions, and publishes again.
       pendingState = [state]
+      hasPendingState = true
       return true
     }
     currentState = state
@@ -61,12 +64,12 @@ package final class RootCore<State, Action>: Core<State, Action> {
   private func publishUntilSettled() {
     repeat {
       drainQueue()
-      if let state = pendingState.popLast() {
-        pendingState.removeAll()
-        currentState = state
+      if hasPendingState {
+        hasPendingState = false
+        currentState = pendingState.removeLast()
       }
       storeRuntime.publish()
-    } while !queue.isEmpty || !pendingState.isEmpty
+    } while !queue.isEmpty || hasPendingState
   }
 
   private func drainQueue() {
