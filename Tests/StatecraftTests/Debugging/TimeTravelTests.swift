@@ -1,3 +1,5 @@
+import ConcurrencyExtras
+import Observation
 import Testing
 
 @testable import Statecraft
@@ -27,6 +29,27 @@ extension Engine {
       #expect(store.jump(toStep: 0, in: recording, reducer: Tally()))
       #expect(seen == [0, 3, 5, 0])
       token.cancel()
+    }
+
+    @Test func aJumpNotifiesOnlyTheObserversOfWhatChanged() {
+      let recording = recording(storingStateEvery: 1)
+      let store = Store(initialState: Tally.State()) { Tally() }
+      store.jump(toStep: 5, in: recording, reducer: Tally())
+      let countChanged = LockIsolated(false)
+      let notesChanged = LockIsolated(false)
+      withObservationTracking {
+        _ = store.count
+      } onChange: {
+        countChanged.setValue(true)
+      }
+      withObservationTracking {
+        _ = store.notes
+      } onChange: {
+        notesChanged.setValue(true)
+      }
+      store.jump(toStep: 6, in: recording, reducer: Tally())  // adds a note, count unchanged
+      #expect(!countChanged.value)
+      #expect(notesChanged.value)
     }
 
     @Test func jumpsToAnUnstoredStepByReplayingFromTheNearestStoredState() {
