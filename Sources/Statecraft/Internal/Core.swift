@@ -20,6 +20,10 @@ package class Core<State, Action> {
     fatalError("Core is abstract: RootCore and ScopedCore override this.")
   }
 
+  /// Replaces the state outside the reducer (time travel) and tells observers; false for a core
+  /// that does not own its state (a scope).
+  package func replaceState(_ state: State) -> Bool { false }
+
   /// Whether the state this core reads is present (false for a scope over nil optional state).
   var isPresent: Bool { true }
 

@@ -9,6 +9,11 @@ package final class RootCore<State, Action>: Core<State, Action> {
   /// True while a batch is being reduced or published: sends made then are queued.
   private var isBusy = false
   private var queue: [(action: Action, group: EffectGroup)] = []
+  /// A state given to `replaceState` while busy, applied when the batch's actions are reduced.
+  /// NB: an array rather than an optional, so that a store holds 8 bytes for it, not a State;
+  /// the send loop reads only the flag, which costs nothing in unspecialized code.
+  private var pendingState: [State] = []
+  private var hasPendingState = false
 
   @usableFromInline
   package init(initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
@@ -34,12 +39,37 @@ package final class RootCore<State, Action>: Core<State, Action> {
     isBusy = true
     var group = group
     reduce(action, group: &group)
-    repeat {
-      drainQueue()
-      storeRuntime.publish()
-    } while !queue.isEmpty
+    publishUntilSettled()
     isBusy = false
     return StoreTask(group)
+  }
+
+  override package func replaceState(_ state: State) -> Bool {
+    if isBusy {
+      // NB: replaced while the store is reducing (a sink, a reducer) or publishing (an
+      // observer): assigning now could overlap the reducer's exclusive access to the state, so
+      // the send loop applies it after the queued actions, and publishes again.
+      pendingState = [state]
+      hasPendingState = true
+      return true
+    }
+    currentState = state
+    isBusy = true
+    publishUntilSettled()
+    isBusy = false
+    return true
+  }
+
+  /// Reduces what was queued and publishes, until no send or state replacement is pending.
+  private func publishUntilSettled() {
+    repeat {
+      drainQueue()
+      if hasPendingState {
+        hasPendingState = false
+        currentState = pendingState.removeLast()
+      }
+      storeRuntime.publish()
+    } while !queue.isEmpty || hasPendingState
   }
 
   private func drainQueue() {

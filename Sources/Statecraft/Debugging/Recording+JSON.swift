@@ -1,0 +1,133 @@
+import Foundation
+
+extension Recording {
+  /// The version of the JSON format that this version of Statecraft writes and reads.
+  ///
+  /// Every recording's JSON carries it as `formatVersion`; reading a recording of another
+  /// version throws ``RecordingError/unsupportedFormatVersion(found:supported:)``.
+  public static var formatVersion: Int { recordingFormatVersion }
+}
+
+extension Recording where State: Codable, Action: Codable {
+  /// The recording as JSON: `formatVersion`, `stateInterval`, `initialState`, `actions` and
+  /// `checkpoints` (`step` and `state`), with sorted keys.
+  ///
+  /// - Throws: An `EncodingError` if a state or an action cannot be encoded.
+  public func jsonData() throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return try encoder.encode(self)
+  }
+
+  /// Reads a recording from the JSON that ``jsonData()`` wrote.
+  ///
+  /// - Throws: A ``RecordingError`` that says what is wrong and how to fix it: another format
+  ///   version, data that is not a recording, states or actions that no longer decode, or a
+  ///   recording that contradicts itself.
+  public init(jsonData: Data) throws(RecordingError) {
+    do {
+      self = try JSONDecoder().decode(Recording.self, from: jsonData)
+    } catch let error as RecordingError {
+      throw error
+    } catch {
+      throw .undecodable(Self.describe(error))
+    }
+  }
+
+  /// Writes the recording's JSON to the file at `url`, replacing it.
+  public func write(to url: URL) throws {
+    try jsonData().write(to: url, options: .atomic)
+  }
+
+  /// Reads a recording from the JSON file at `url`.
+  ///
+  /// - Throws: The error reading the file threw, or a ``RecordingError``.
+  public init(contentsOf url: URL) throws {
+    try self.init(jsonData: Data(contentsOf: url))
+  }
+}
+
+extension Recording: Encodable where State: Encodable, Action: Encodable {
+  /// Encodes the recording and its format version.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: RecordingCodingKeys.self)
+    try container.encode(recordingFormatVersion, forKey: .formatVersion)
+    try container.encode(stateInterval, forKey: .stateInterval)
+    try container.encode(initialState, forKey: .initialState)
+    try container.encode(actions, forKey: .actions)
+    try container.encode(checkpoints, forKey: .checkpoints)
+  }
+}
+
+extension Recording: Decodable where State: Decodable, Action: Decodable {
+  /// Decodes a recording, checking its format version first and its checkpoints last.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: RecordingCodingKeys.self)
+    guard let version = try? container.decode(Int.self, forKey: .formatVersion) else {
+      throw RecordingError.notARecording
+    }
+    guard version == recordingFormatVersion else {
+      throw RecordingError.unsupportedFormatVersion(
+        found: version, supported: recordingFormatVersion)
+    }
+    self.init(
+      initialState: try container.decode(State.self, forKey: .initialState),
+      actions: try container.decode([Action].self, forKey: .actions),
+      checkpoints: try container.decode([Checkpoint].self, forKey: .checkpoints),
+      stateInterval: try container.decode(Int.self, forKey: .stateInterval))
+    try validate()
+  }
+}
+
+extension Recording.Checkpoint: Encodable where State: Encodable {
+  /// Encodes the step and its state.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CheckpointCodingKeys.self)
+    try container.encode(step, forKey: .step)
+    try container.encode(state, forKey: .state)
+  }
+}
+
+extension Recording.Checkpoint: Decodable where State: Decodable {
+  /// Decodes a step and its state.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CheckpointCodingKeys.self)
+    self.init(
+      step: try container.decode(Int.self, forKey: .step),
+      state: try container.decode(State.self, forKey: .state))
+  }
+}
+
+// MARK: - Helpers
+
+let recordingFormatVersion = 1
+
+enum RecordingCodingKeys: String, CodingKey {
+  case formatVersion, stateInterval, initialState, actions, checkpoints
+}
+
+enum CheckpointCodingKeys: String, CodingKey {
+  case step, state
+}
+
+extension Recording {
+  /// A decoding error in a sentence: what was wrong, and where (`actions[3].toggle`).
+  fileprivate static func describe(_ error: any Error) -> String {
+    guard let error = error as? DecodingError else { return "\(error)" }
+    func path(_ context: DecodingError.Context) -> String {
+      let path = context.codingPath.map { key in
+        key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
+      }
+      return path.joined().drop { $0 == "." }.description
+    }
+    switch error {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context),
+      .dataCorrupted(let context):
+      return "at '\(path(context))': \(context.debugDescription)"
+    case .keyNotFound(let key, let context):
+      return "at '\(path(context))': no value for '\(key.stringValue)'"
+    @unknown default:
+      return "\(error)"
+    }
+  }
+}

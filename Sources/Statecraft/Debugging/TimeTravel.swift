@@ -1,0 +1,76 @@
+extension Recording {
+  /// The state at `step` of the recording, or nil when the recording has no such step.
+  ///
+  /// Step 0 is ``initialState``; step `n` is the state after the `n`th action. A stored state
+  /// is returned as stored; any other is recomputed by running `reducer` (without effects) on
+  /// the actions from the nearest stored state before it.
+  public func state<R: Reducer<State, Action>>(at step: Int, reducer: R) -> State? {
+    guard (0...stepCount).contains(step) else { return nil }
+    var state = initialState
+    var next = 0
+    if let index = checkpointIndex(atOrBefore: step) {
+      state = checkpoints[index].state
+      next = checkpoints[index].step
+    }
+    while next < step {
+      _ = reducer.reduce(into: &state, action: actions[next])
+      next += 1
+    }
+    return state
+  }
+}
+
+extension Store {
+  /// Puts the store into the state at `step` of `recording`: time travel.
+  ///
+  /// ```swift
+  /// let recording = recorder.recording
+  /// store.jump(toStep: 12, in: recording, reducer: Todos())  // the state after action 12
+  /// store.jump(toStep: 0, in: recording, reducer: Todos())   // back to the start
+  /// ```
+  ///
+  /// The state comes from ``Recording/state(at:reducer:)``: stored, or recomputed with
+  /// `reducer` from the nearest stored state before `step`. Observers are told about the change
+  /// as after any action. Nothing is reduced and no effect starts; effects already running
+  /// keep running, and their actions apply to the new state. A recorder attached to the store
+  /// does not record the jump.
+  ///
+  /// A `step` the recording doesn't have, or a store made by `scope` (jump the root store),
+  /// is reported as an issue and leaves the store unchanged.
+  ///
+  /// - Returns: Whether the store jumped.
+  @discardableResult
+  public func jump<R: Reducer<State, Action>>(
+    toStep step: Int,
+    in recording: Recording<State, Action>,
+    reducer: R,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> Bool {
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard let state = recording.state(at: step, reducer: reducer) else {
+      location.report(
+        """
+        'jump(toStep:)' was asked for step \(step) of a recording of \(recording.stepCount) \
+        steps.
+
+        The recording's steps are 0 (the initial state) to \(recording.stepCount) (the state \
+        after its last action). Pass a step in that range.
+        """)
+      return false
+    }
+    guard core.replaceState(state) else {
+      location.report(
+        """
+        'jump(toStep:)' was called on a store made by 'scope'.
+
+        A child store reads its state through to the root store, which owns it. Jump the root \
+        store, with a recording of the root's state and actions.
+        """)
+      return false
+    }
+    return true
+  }
+}
