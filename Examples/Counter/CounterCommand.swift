@@ -43,7 +43,10 @@ final class CounterApp: StateSubscriber {
   static func main(latency: Duration) async {
     let app = CounterApp(latency: latency)
     if Terminal.isInteractive {
-      await FullScreenCounter(app: app).run()
+      // NB: its key and state callbacks hold it weakly; keep it alive until it returns.
+      let screen = FullScreenCounter(app: app)
+      await screen.run()
+      withExtendedLifetime(screen) {}
     } else {
       await LineCounter(app: app).run()
     }

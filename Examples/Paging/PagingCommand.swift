@@ -46,7 +46,10 @@ final class PagingApp: StateSubscriber {
     let app = PagingApp(service: service)
     let loop = Task { await app.store.run() }
     if Terminal.isInteractive {
-      await FullScreenPaging(app: app).run()
+      // NB: its key and state callbacks hold it weakly; keep it alive until it returns.
+      let screen = FullScreenPaging(app: app)
+      await screen.run()
+      withExtendedLifetime(screen) {}
     } else {
       await LinePaging(app: app).run()
     }

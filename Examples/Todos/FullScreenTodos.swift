@@ -112,7 +112,7 @@ final class FullScreenTodos {
     bottom.append(Text.dim(Self.keysHelp))
     if app.showsLog {
       bottom.append(Text.bold("── change log (l hides) ──"))
-      bottom.append(contentsOf: app.log.suffix(max(3, rows / 3)))
+      bottom.append(contentsOf: app.log.lines.suffix(max(3, rows / 3)))
     }
 
     let listHeight = max(1, rows - 2 - bottom.count)

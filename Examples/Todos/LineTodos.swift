@@ -17,6 +17,7 @@ struct LineTodos {
       lastSync = line
     }
     defer { syncToken.cancel() }
+    app.log.onEntry = { print($0) }
 
     for await line in StandardInput.lines() {
       print("> \(line)")

@@ -11,35 +11,84 @@ final class TodosApp {
   let file: TodoFile
   /// The tasks of the actions sent, so that quitting waits for the saves they started.
   private let tasks = TaskTracker()
-  var showsLog = false
-  var log: [String] = []
+  /// The change log: each action and the change it made, while the log is shown.
+  let log: ChangeLogBuffer
 
-  init(store: StoreOf<Todos>, file: TodoFile) {
+  var showsLog: Bool {
+    get { log.isEnabled }
+    set { log.isEnabled = newValue }
+  }
+
+  init(store: StoreOf<Todos>, file: TodoFile, log: ChangeLogBuffer) {
     self.store = store
     self.file = file
+    self.log = log
   }
 
   /// Loads the file, runs the app until quit or end of input, and returns the exit code.
-  static func main(file: TodoFile) async -> Int32 {
+  ///
+  /// - Parameter recordURL: where to write a recording of the session on quit, if anywhere.
+  static func main(file: TodoFile, recordTo recordURL: URL?) async -> Int32 {
     let todos: IdentifiedArrayOf<Todo>
     do {
       todos = try file.load()
     } catch {
-      FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+      printError("error: \(error)")
       return 1
     }
     let saver = TodoSaver(file: file)
-    let store = Store(initialState: Todos.State(todos: todos)) {
-      Todos(clock: ContinuousClock(), save: { try await saver.save($0) })
+    let log = ChangeLogBuffer()
+    let recorder = recordURL.map { _ in RecorderOf<Todos>(initialState: Todos.State(todos: todos)) }
+    let store = Store(initialState: recorder?.initialState ?? Todos.State(todos: todos)) {
+      let todos = Todos(clock: ContinuousClock(), save: { try await saver.save($0) })
+        // NB: while the log is hidden, an action costs the log one call to this filter.
+        .logChanges(to: ChangeLogSink { log.append($0) }) { action in
+          guard log.isEnabled else { return false }
+          if case .syncProgressed = action { return false }
+          return true
+        }
+      if let recorder { todos.recording(into: recorder) } else { todos }
     }
-    let app = TodosApp(store: store, file: file)
+    let app = TodosApp(store: store, file: file, log: log)
     if Terminal.isInteractive {
-      await FullScreenTodos(app: app).run()
+      // NB: its key and state callbacks hold it weakly; keep it alive until it returns.
+      let screen = FullScreenTodos(app: app)
+      await screen.run()
+      withExtendedLifetime(screen) {}
     } else {
       await LineTodos(app: app).run()
     }
     await app.quit()
+    if let recorder, let recordURL {
+      do {
+        try recorder.recording.write(to: recordURL)
+        print("Recorded \(recorder.stepCount) steps to \(recordURL.path).")
+      } catch {
+        printError("error: could not write the recording to \(recordURL.path): \(error)")
+        return 1
+      }
+    }
     return 0
+  }
+
+  /// Replays a recorded session against today's feature; 0 when it reproduced.
+  static func replay(_ url: URL) async -> Int32 {
+    let recording: RecordingOf<Todos>
+    do {
+      recording = try RecordingOf<Todos>(contentsOf: url)
+    } catch {
+      printError("error: can't replay \(url.path): \(error)")
+      return 1
+    }
+    // NB: a replay runs no effects, so the feature's dependencies are never called.
+    let result = recording.replay(
+      against: Todos(clock: ContinuousClock(), save: { _ in }))
+    print(result)
+    return result.isReproduced ? 0 : 1
+  }
+
+  static func printError(_ message: String) {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
   }
 
   /// Sends an action, keeping its task until it has finished.
@@ -95,5 +144,25 @@ final class TodosApp {
 extension String {
   func leftPadded(to width: Int) -> String {
     String(repeating: " ", count: max(0, width - count)) + self
+  }
+}
+
+/// The change log's entries, kept for the log pane (full screen) or printed (line mode).
+@MainActor
+final class ChangeLogBuffer {
+  /// Whether actions are logged: only while the log is shown.
+  var isEnabled = false
+  private(set) var lines: [String] = []
+  /// Called with each entry's text as it is logged.
+  var onEntry: (String) -> Void = { _ in }
+
+  /// How many lines the pane can scroll back through.
+  static let capacity = 500
+
+  func append(_ entry: ChangeLogEntry) {
+    let text = entry.description
+    lines += text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    if lines.count > Self.capacity { lines.removeFirst(lines.count - Self.capacity) }
+    onEntry(text)
   }
 }
