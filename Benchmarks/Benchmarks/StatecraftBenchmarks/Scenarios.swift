@@ -129,7 +129,7 @@ func b5Store(observers: Int, _ handle: BenchmarkHandle) {
   let stride = Size.observedRows / observers
   let ids = (0..<observers).map { $0 * stride }
   let rowStores = ids.map { id in
-    store.scope(state: \.rows[id: id], action: { .rows(.element(id: id, action: $0)) })!
+    store.scope(state: \.rows, id: id, action: Rows.Action.rows)!
   }
   let notifications = Notifications()
   func track(_ index: Int) {

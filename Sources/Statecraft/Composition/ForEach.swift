@@ -133,7 +133,15 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       reportMissingElement(action: elementAction, id: id)
       return .none
     }
-    let effect = element.reduce(into: &state[keyPath: toElements][index], action: elementAction)
+    let effect: Effect<Element.Action>
+    if let log = RowWriteLog.current {
+      // NB: lets the row indexes of the store tree see which row this writes (RowIndex.swift).
+      let written = log.willWrite(state[keyPath: toElements], id: id)
+      effect = element.reduce(into: &state[keyPath: toElements][index], action: elementAction)
+      log.didWrite(state[keyPath: toElements], to: written)
+    } else {
+      effect = element.reduce(into: &state[keyPath: toElements][index], action: elementAction)
+    }
     if effect.isNone { return .none }
     let toElementAction = self.toElementAction
     return effect.map { toElementAction.embed(.element(id: id, action: $0)) }

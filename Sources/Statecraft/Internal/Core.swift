@@ -23,6 +23,12 @@ package class Core<State, Action> {
   /// Whether the state this core reads is present (false for a scope over nil optional state).
   var isPresent: Bool { true }
 
+  /// Registers a store of this core whose readers observe key paths, to be re-checked after each
+  /// batch. (Row stores register with their row index instead.)
+  func register(observedStore: any ObservedStore) {
+    runtime.register(observedStore: observedStore)
+  }
+
   nonisolated init() {}
 }
 

@@ -55,7 +55,15 @@ package final class RootCore<State, Action>: Core<State, Action> {
   }
 
   private func reduce(_ action: Action, group: inout EffectGroup?) {
-    let effect = reducer(&currentState, action)
+    let effect: Effect<Action>
+    if storeRuntime.rowLog.indexes.isEmpty {
+      effect = reducer(&currentState, action)
+    } else {
+      // NB: `forEach` logs the rows it writes to the current log (see RowIndex.swift).
+      let previous = RowWriteLog.enter(storeRuntime.rowLog)
+      effect = reducer(&currentState, action)
+      RowWriteLog.exit(to: previous)
+    }
     guard !effect.isNone else { return }
     let sendGroup: EffectGroup
     if let group {

@@ -193,12 +193,37 @@ package final class StoreRuntime {
   private var nextStreamObserver: UInt64 = 0
   private var scheduledObservations: [ObserveToken] = []
 
-  func register(observedStore: some ObservedStore) {
+  func register(observedStore: any ObservedStore) {
     observedStores[ObjectIdentifier(observedStore)] = WeakObservedStore(observedStore)
   }
 
-  func unregister(observedStore: some ObservedStore) {
-    observedStores[ObjectIdentifier(observedStore)] = nil
+  // MARK: - Row indexes
+
+  /// The row indexes of the store tree and the log of the rows each batch wrote.
+  let rowLog = RowWriteLog()
+  private var rowIndexes: [RowIndexKey: RowIndex] = [:]
+
+  /// The row index of the collection at `path` of the store whose core is `core`, made by `make`
+  /// the first time.
+  func rowIndex(core: AnyObject, path: AnyKeyPath, make: () -> RowIndex) -> RowIndex {
+    let key = RowIndexKey(core: ObjectIdentifier(core), path: path)
+    if let index = rowIndexes[key], index.isAlive { return index }
+    let index = make()
+    rowIndexes[key] = index
+    rowLog.indexes.append(index)
+    return index
+  }
+
+  private func publishRowIndexes() {
+    var hasDeadIndexes = false
+    for index in rowLog.indexes {
+      index.publish()
+      if !index.isAlive { hasDeadIndexes = true }
+    }
+    if hasDeadIndexes {
+      rowLog.indexes.removeAll { !$0.isAlive }
+      rowIndexes = rowIndexes.filter { $0.value.isAlive }
+    }
   }
 
   func addStreamObserver(
@@ -232,6 +257,7 @@ package final class StoreRuntime {
         observedStores[id] = nil
       }
     }
+    if !rowLog.indexes.isEmpty { publishRowIndexes() }
     if !streamObservers.isEmpty {
       for (id, observer) in streamObservers where !observer.publish() {
         streamObservers[id] = nil
@@ -252,6 +278,12 @@ protocol ObservedStore: AnyObject {
   var isObserving: Bool { get }
 }
 
+struct RowIndexKey: Hashable {
+  let core: ObjectIdentifier
+  let path: AnyKeyPath
+}
+
+@usableFromInline
 struct WeakObservedStore {
   weak var value: (any ObservedStore)?
   init(_ value: any ObservedStore) { self.value = value }
