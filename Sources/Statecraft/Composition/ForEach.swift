@@ -93,8 +93,17 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
-    let elementEffect = reduceElement(into: &state, action: action)
-    let idsBefore = state[keyPath: toElements].ids
+    // NB: an element action reads and writes the collection in one key-path access (each access
+    // through a key path costs a runtime projection, about as much as the element's reducer).
+    let elementEffect: Effect<Parent.Action>
+    let idsBefore: OrderedSet<ID>
+    if case .element(let id, let elementAction)? = toElementAction.extract(from: action) {
+      (elementEffect, idsBefore) = reduceElement(
+        id: id, action: elementAction, in: &state[keyPath: toElements])
+    } else {
+      elementEffect = .none
+      idsBefore = state[keyPath: toElements].ids
+    }
     let parentEffect = parent.reduce(into: &state, action: action)
     let idsAfter = state[keyPath: toElements].ids
     if idsBefore != idsAfter {
@@ -123,28 +132,32 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
         path: AnyHashableSendable(UncheckedSendable(toElements)), id: AnyHashableSendable(id)))
   }
 
+  /// Runs the element reducer on the element `id` of `elements`; returns its effect and the ids
+  /// of `elements` after it ran.
   @inlinable
   func reduceElement(
-    into state: inout Parent.State, action: Parent.Action
-  ) -> Effect<Parent.Action> {
-    guard case .element(let id, let elementAction)? = toElementAction.extract(from: action)
-    else { return .none }
-    guard let index = state[keyPath: toElements].index(id: id) else {
+    id: ID, action elementAction: Element.Action,
+    in elements: inout IdentifiedArray<ID, Element.State>
+  ) -> (Effect<Parent.Action>, OrderedSet<ID>) {
+    guard let index = elements.index(id: id) else {
       reportMissingElement(action: elementAction, id: id)
-      return .none
+      return (.none, elements.ids)
     }
     let effect: Effect<Element.Action>
     if let log = RowWriteLog.current {
       // NB: lets the row indexes of the store tree see which row this writes (RowIndex.swift).
-      let written = log.willWrite(state[keyPath: toElements], id: id)
-      effect = element.reduce(into: &state[keyPath: toElements][index], action: elementAction)
-      log.didWrite(state[keyPath: toElements], to: written)
+      let written = log.willWrite(elements, id: id)
+      effect = element.reduce(into: &elements[index], action: elementAction)
+      log.didWrite(elements, to: written)
     } else {
-      effect = element.reduce(into: &state[keyPath: toElements][index], action: elementAction)
+      effect = element.reduce(into: &elements[index], action: elementAction)
     }
-    if effect.isNone { return .none }
+    if effect.isNone { return (.none, elements.ids) }
     let toElementAction = self.toElementAction
-    return effect.map { toElementAction.embed(.element(id: id, action: $0)) }
-      .namespaced(namespace(for: id))
+    return (
+      effect.map { toElementAction.embed(.element(id: id, action: $0)) }
+        .namespaced(namespace(for: id)),
+      elements.ids
+    )
   }
 }
