@@ -3,17 +3,39 @@
 @MainActor
 @usableFromInline
 package final class RootCore<State, Action>: Core<State, Action> {
-  private var currentState: State
-  private let reducer: (inout State, Action) -> Effect<Action>
+  // NB: the send loop runs as generic code that is not specialized for `State` and `Action`
+  // (a class's methods are compiled once, in this module). What runs for every action is kept
+  // free of values whose type must be looked up at run time (`Effect<Action>`, the queue's
+  // element), and of dynamic exclusivity checks: the reducer and the check for `.none` run in
+  // `reduction`, which `init(initialState:reducer:)` builds, inlined, where the types are known.
+  @exclusivity(unchecked) private var currentState: State
+  private let reduction: (RootCore, inout State, Action) -> Void
   private let storeRuntime = StoreRuntime()
   /// True while a batch is being reduced or published: sends made then are queued.
-  private var isBusy = false
-  private var queue: [(action: Action, group: EffectGroup)] = []
+  @exclusivity(unchecked) private var isBusy = false
+  @exclusivity(unchecked) private var queue: [(action: Action, group: EffectGroup)] = []
+  @exclusivity(unchecked) private var hasQueuedActions = false
+  /// The effect of the action just reduced, when it is not `.none` (set by `reduction`).
+  @usableFromInline @exclusivity(unchecked) var pendingEffect: Effect<Action>?
+  @usableFromInline @exclusivity(unchecked) var hasPendingEffect = false
 
   @usableFromInline
-  package init(initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
+  init(initialState: State, reduction: @escaping (RootCore, inout State, Action) -> Void) {
     self.currentState = initialState
-    self.reducer = reducer
+    self.reduction = reduction
+  }
+
+  @inlinable
+  package convenience init(
+    initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>
+  ) {
+    self.init(initialState: initialState) { root, state, action in
+      let effect = reducer(&state, action)
+      if !effect.isNone {
+        root.pendingEffect = effect
+        root.hasPendingEffect = true
+      }
+    }
   }
 
   override package var state: State { currentState }
@@ -29,21 +51,21 @@ package final class RootCore<State, Action>: Core<State, Action> {
       // reduced in FIFO order before the outermost send returns.
       let group = group ?? EffectGroup()
       queue.append((action, group))
+      hasQueuedActions = true
       return StoreTask(group)
     }
     isBusy = true
     var group = group
     reduce(action, group: &group)
     repeat {
-      drainQueue()
+      if hasQueuedActions { drainQueue() }
       storeRuntime.publish()
-    } while !queue.isEmpty
+    } while hasQueuedActions
     isBusy = false
     return StoreTask(group)
   }
 
   private func drainQueue() {
-    guard !queue.isEmpty else { return }
     var index = 0
     while index < queue.count {
       var group: EffectGroup? = queue[index].group
@@ -52,19 +74,21 @@ package final class RootCore<State, Action>: Core<State, Action> {
       reduce(action, group: &group)
     }
     queue.removeAll(keepingCapacity: true)
+    hasQueuedActions = false
   }
 
   private func reduce(_ action: Action, group: inout EffectGroup?) {
-    let effect: Effect<Action>
     if storeRuntime.rowLog.indexes.isEmpty {
-      effect = reducer(&currentState, action)
+      reduction(self, &currentState, action)
     } else {
       // NB: `forEach` logs the rows it writes to the current log (see RowIndex.swift).
       let previous = RowWriteLog.enter(storeRuntime.rowLog)
-      effect = reducer(&currentState, action)
+      reduction(self, &currentState, action)
       RowWriteLog.exit(to: previous)
     }
-    guard !effect.isNone else { return }
+    guard hasPendingEffect else { return }
+    hasPendingEffect = false
+    guard let effect = pendingEffect.take() else { return }
     let sendGroup: EffectGroup
     if let group {
       sendGroup = group

@@ -88,6 +88,7 @@ package final class StoreRuntime {
 
   // MARK: - Waiting for effects (test stores)
 
+  @exclusivity(unchecked)
   private var changeWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
   private var nextChangeWaiter: UInt64 = 0
 
@@ -187,11 +188,13 @@ package final class StoreRuntime {
 
   // MARK: - Publishing
 
+  // NB: `publish()` runs after every batch; its tables are not checked for exclusive access at
+  // run time (it reads them, then calls out; nothing holds an access across a call).
   /// Stores whose observed key paths are compared after each batch.
-  private var observedStores: [ObjectIdentifier: WeakObservedStore] = [:]
-  private var streamObservers: [UInt64: StreamObserver] = [:]
+  @exclusivity(unchecked) private var observedStores: [ObjectIdentifier: WeakObservedStore] = [:]
+  @exclusivity(unchecked) private var streamObservers: [UInt64: StreamObserver] = [:]
   private var nextStreamObserver: UInt64 = 0
-  private var scheduledObservations: [ObserveToken] = []
+  @exclusivity(unchecked) private var scheduledObservations: [ObserveToken] = []
 
   func register(observedStore: any ObservedStore) {
     observedStores[ObjectIdentifier(observedStore)] = WeakObservedStore(observedStore)
