@@ -161,8 +161,7 @@ extension Store {
       return child
     }
     let child = Store<ChildState, ChildAction>(
-      core: ScopedCore(
-        parent: core, toState: { $0[keyPath: toChildState] }, fromAction: embed))
+      core: core.scoped(toState: { $0[keyPath: toChildState] }, fromAction: embed))
     children[id] = child
     return child
   }

@@ -26,6 +26,20 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core<S
   override package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     parent.send(fromAction(action), group: group)
   }
+
+  /// A scope of a scope reads and sends through this core's parent, composing the two mappings:
+  /// a send through a child store `n` levels deep makes one call to a core, not `n`.
+  override func scoped<ChildState, ChildAction>(
+    toState childState: @escaping (State) -> ChildState,
+    fromAction childAction: @escaping (ChildAction) -> Action
+  ) -> Core<ChildState, ChildAction> {
+    let toState = self.toState
+    let fromAction = self.fromAction
+    return ScopedCore<ParentState, ParentAction, ChildState, ChildAction>(
+      parent: parent,
+      toState: { childState(toState($0)) },
+      fromAction: { fromAction(childAction($0)) })
+  }
 }
 
 /// A child store over optional state: reads through while the state is present, and keeps the
