@@ -86,7 +86,13 @@ package final class RootCore<State, Action>: Core<State, Action> {
       reduction(self, &currentState, action)
       RowWriteLog.exit(to: previous)
     }
-    guard hasPendingEffect else { return }
+    if hasPendingEffect { startPendingEffect(group: &group) }
+  }
+
+  // NB: kept out of `reduce(_:group:)`: unspecialized code computes the metadata of its generic
+  // locals (here `Effect<Action>`) on entry, whether or not the path that uses them runs.
+  @inline(never)
+  private func startPendingEffect(group: inout EffectGroup?) {
     hasPendingEffect = false
     guard let effect = pendingEffect.take() else { return }
     let sendGroup: EffectGroup
