@@ -51,10 +51,17 @@ struct Board: Reducer {
     case move(id: Int, to: Int)
     case remove(id: Int)
     case replace([Cell.State])
+    case previewThenSet(id: Int)
 
     static let cellsCase = casePath(Action.cells) {
       if case .cells(let action) = $0 { action } else { nil }
     }
+  }
+
+  /// The cells' `forEach` alone.
+  static var cells: some Reducer<State, Action> {
+    Reduce<State, Action> { _, _ in .none }
+      .forEach(\.cells, action: Action.cellsCase) { Cell() }
   }
 
   var body: some Reducer<State, Action> {
@@ -69,6 +76,12 @@ struct Board: Reducer {
           state.cells.remove(id: id)
         case .replace(let cells):
           state.cells = IdentifiedArray(uniqueElements: cells)
+        case .previewThenSet(let id):
+          // Reduces a row action on a copy of the state (sharing the rows' storage), then writes
+          // another row of the real state in place.
+          var preview = state
+          _ = Self.cells.reduce(into: &preview, action: .cells(.element(id: 1, action: .bump)))
+          state.cells[id: id]?.value = preview.cells[id: 1]?.value ?? 0
         case .cells(.element(id: 1, action: .bumpTwice)):
           // The parent reacts to a row's action by writing another row.
           state.cells[id: 5]?.value += 100
@@ -159,6 +172,15 @@ extension Engine {
       store.send(.cells(.element(id: 2, action: .bump)))
       #expect(notified.map(\.value) == [0, 1, 1, 0, 0])
       #expect(rows[2].value == 10)
+    }
+
+    @Test func aRowWrittenAfterARowActionOnACopyOfTheStateNotifiesItsObserver() {
+      let store = Store(initialState: Board.State()) { Board() }
+      let rows = rowStores(store)
+      let notified = rows.map { row in track { _ = row.value } }
+      store.send(.previewThenSet(id: 2))
+      #expect(notified.map(\.value) == [0, 1, 0, 0, 0])
+      #expect(rows.map(\.value) == [0, 1, 0, 0, 0])
     }
 
     @Test func aRowObserverIsNotifiedOncePerBatch() {

@@ -144,11 +144,11 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       return (.none, elements.ids)
     }
     let effect: Effect<Element.Action>
-    if let log = RowWriteLog.current {
+    if let context = ReduceContext.current {
       // NB: lets the row indexes of the store tree see which row this writes (RowIndex.swift).
-      let written = log.willWrite(elements, id: id)
+      let written = context.willWrite(elements, id: id)
       effect = element.reduce(into: &elements[index], action: elementAction)
-      log.didWrite(elements, to: written)
+      context.didWrite(elements, to: written)
     } else {
       effect = element.reduce(into: &elements[index], action: elementAction)
     }

@@ -78,13 +78,13 @@ package final class RootCore<State, Action>: Core<State, Action> {
   }
 
   private func reduce(_ action: Action, group: inout EffectGroup?) {
-    if storeRuntime.rowLog.indexes.isEmpty {
+    if storeRuntime.reduceContext.indexes.isEmpty {
       reduction(self, &currentState, action)
     } else {
       // NB: `forEach` logs the rows it writes to the current log (see RowIndex.swift).
-      let previous = RowWriteLog.enter(storeRuntime.rowLog)
+      let previous = ReduceContext.enter(storeRuntime.reduceContext)
       reduction(self, &currentState, action)
-      RowWriteLog.exit(to: previous)
+      ReduceContext.exit(to: previous)
     }
     if hasPendingEffect { startPendingEffect(group: &group) }
   }

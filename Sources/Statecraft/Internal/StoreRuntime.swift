@@ -203,7 +203,7 @@ package final class StoreRuntime {
   // MARK: - Row indexes
 
   /// The row indexes of the store tree and the log of the rows each batch wrote.
-  let rowLog = RowWriteLog()
+  let reduceContext = ReduceContext()
   private var rowIndexes: [RowIndexKey: RowIndex] = [:]
 
   /// The row index of the collection at `path` of the store whose core is `core`, made by `make`
@@ -213,18 +213,18 @@ package final class StoreRuntime {
     if let index = rowIndexes[key], index.isAlive { return index }
     let index = make()
     rowIndexes[key] = index
-    rowLog.indexes.append(index)
+    reduceContext.indexes.append(index)
     return index
   }
 
   private func publishRowIndexes() {
     var hasDeadIndexes = false
-    for index in rowLog.indexes {
+    for index in reduceContext.indexes {
       index.publish()
       if !index.isAlive { hasDeadIndexes = true }
     }
     if hasDeadIndexes {
-      rowLog.indexes.removeAll { !$0.isAlive }
+      reduceContext.indexes.removeAll { !$0.isAlive }
       rowIndexes = rowIndexes.filter { $0.value.isAlive }
     }
   }
@@ -260,7 +260,7 @@ package final class StoreRuntime {
         observedStores[id] = nil
       }
     }
-    if !rowLog.indexes.isEmpty { publishRowIndexes() }
+    if !reduceContext.indexes.isEmpty { publishRowIndexes() }
     if !streamObservers.isEmpty {
       for (id, observer) in streamObservers where !observer.publish() {
         streamObservers[id] = nil

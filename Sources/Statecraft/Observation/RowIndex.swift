@@ -1,14 +1,6 @@
 import IdentifiedCollections
 import Observation
 
-#if canImport(Darwin)
-  import Darwin
-#elseif canImport(Glibc)
-  import Glibc
-#elseif canImport(Musl)
-  import Musl
-#endif
-
 // Row stores (`store.scope(state: \.rows, id: id, action: ...)`) are indexed by row, so that a
 // batch re-checks the row stores of the rows it may have written, not every observed row.
 //
@@ -26,77 +18,13 @@ import Observation
 //   a `forEach` element action: a parent reducer, an insertion, a replacement) re-checks all of
 //   its row stores.
 //
+// - An element write that copied the storage (the collection was shared, for example by a copy of
+//   the state that a reducer reduces on the side) leaves the published storage without its
+//   snapshot: the index then re-checks all of its row stores after the batch.
+//
 // So a missed write is impossible: the log only narrows the re-check when the storage identity
 // proves that no other write happened. The price is paid by writes outside element actions while
 // row stores are observed: one copy of the collection per batch that makes such a write.
-
-/// The write log of a store tree's row indexes, reachable from reducers through a thread-local
-/// while the root reduces.
-///
-/// NB: it is not main-actor isolated because `forEach` reaches it from nonisolated reducer code.
-/// It is only ever used on the thread that set it as current: the root store's (the main actor's)
-/// thread, synchronously, while that root reduces.
-@usableFromInline
-final class RowWriteLog {
-  /// The indexes of the store tree, in the order they were made.
-  var indexes: [RowIndex] = []
-
-  init() {}
-
-  // MARK: - The current log
-
-  private static let key: pthread_key_t = {
-    var key = pthread_key_t()
-    let result = pthread_key_create(&key, nil)
-    precondition(result == 0, "Statecraft could not create a thread-local key (\(result)).")
-    return key
-  }()
-
-  /// The log of the store tree reducing on this thread, if it has row indexes.
-  @usableFromInline
-  static var current: RowWriteLog? {
-    guard let pointer = pthread_getspecific(key) else { return nil }
-    return Unmanaged<RowWriteLog>.fromOpaque(pointer).takeUnretainedValue()
-  }
-
-  /// Makes `log` current, returning the log that was current (restore it with ``exit(to:)``).
-  static func enter(_ log: RowWriteLog) -> UnsafeMutableRawPointer? {
-    let previous = pthread_getspecific(key)
-    pthread_setspecific(key, Unmanaged.passUnretained(log).toOpaque())
-    return previous
-  }
-
-  static func exit(to previous: UnsafeMutableRawPointer?) {
-    pthread_setspecific(key, previous)
-  }
-
-  // MARK: - Element writes
-
-  /// Called by `forEach` before an element reducer writes the element `id` of `rows`: lets go of
-  /// the snapshots of `rows` and records `id` as touched. Returns the indexes to hand back to
-  /// ``didWrite(_:to:)``.
-  @usableFromInline
-  func willWrite<ID: Hashable, Element>(
-    _ rows: IdentifiedArray<ID, Element>, id: ID
-  ) -> [RowIndex] {
-    let identity = storageIdentity(of: rows)
-    var written: [RowIndex] = []
-    for index in indexes where index.identity == identity && index.snapshot != nil {
-      index.snapshot = nil
-      index.touched.insert(AnyHashable(id))
-      written.append(index)
-    }
-    return written
-  }
-
-  /// Called by `forEach` after an element reducer wrote: takes the snapshots back.
-  @usableFromInline
-  func didWrite<ID: Hashable, Element>(
-    _ rows: IdentifiedArray<ID, Element>, to written: [RowIndex]
-  ) {
-    for index in written { index.snapshot = rows }
-  }
-}
 
 /// The identity of an identified array's element storage.
 func storageIdentity<ID: Hashable, Element>(
