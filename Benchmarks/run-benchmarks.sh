@@ -82,6 +82,9 @@ b2 = ratio(wall("B2 store"), wall("B2 floor"))
 bytes_per_toggle = (metric("B2 store", "Malloc (bytes total)") or 0) / 10_000
 add("B2", "store / floor", f"{b2:.1f}×", "≤ 10×", b2 <= 10,
     f"{us(wall('B2 store'))} vs {us(wall('B2 floor'))} per 10,000 toggles")
+b2r = ratio(wall("B2 store"), wall("B2 reducer floor"))
+add("B2", "store / reducer called directly", f"{b2r:.1f}×", "(info)", None,
+    f"{us(wall('B2 store'))} vs {us(wall('B2 reducer floor'))}: the engine's share")
 add("B2", "bytes allocated per toggle", f"{bytes_per_toggle:,.0f} B", "no copy of the rows",
     bytes_per_toggle < 10_000, "a copy of the rows would be ≥ 10,000 × row size")
 

@@ -75,6 +75,18 @@ func b2Floor(_ handle: BenchmarkHandle) {
   handle.check(floor.state.rows[id: id]?.isOn == false, "B2 floor: row \(id) has the wrong value")
 }
 
+/// Not a target: the `Rows` reducer called directly, to tell the reducer's work (`forEach`, the
+/// `body` built for each action) from the store's.
+@MainActor
+func b2ReducerFloor(_ handle: BenchmarkHandle) {
+  let floor = DirectStore(initialState: Rows.State(count: Size.rows), reducer: Rows())
+  let id = Size.rows / 2
+  handle.measure {
+    for _ in 0..<Size.toggles { floor.send(Rows.toggle(id)) }
+  }
+  handle.check(floor.state.rows[id: id]?.isOn == false, "B2 reducer: row \(id) has the wrong value")
+}
+
 // MARK: - B3: effect round trips
 
 @MainActor
@@ -129,7 +141,7 @@ func b5Store(observers: Int, _ handle: BenchmarkHandle) {
   let stride = Size.observedRows / observers
   let ids = (0..<observers).map { $0 * stride }
   let rowStores = ids.map { id in
-    store.scope(state: \.rows[id: id], action: { .rows(.element(id: id, action: $0)) })!
+    store.scope(state: \.rows, id: id, action: Rows.Action.rows)!
   }
   let notifications = Notifications()
   func track(_ index: Int) {

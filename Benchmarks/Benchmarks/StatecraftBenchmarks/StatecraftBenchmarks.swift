@@ -25,6 +25,9 @@ let benchmarks: @Sendable () -> Void = {
   Benchmark("B2 floor", configuration: .init(metrics: b2Metrics)) {
     await b2Floor(BenchmarkHandle(benchmark: $0))
   }
+  Benchmark("B2 reducer floor", configuration: .init(metrics: b2Metrics)) {
+    await b2ReducerFloor(BenchmarkHandle(benchmark: $0))
+  }
 
   // B3: 10,000 effect round trips, each awaited.
   Benchmark("B3 store") { await b3Store(BenchmarkHandle(benchmark: $0)) }

@@ -93,10 +93,49 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
-    let elementEffect = reduceElement(into: &state, action: action)
-    let idsBefore = state[keyPath: toElements].ids
+    // NB: an element action reads and writes the collection in one access. When `toElements` is
+    // a path of stored properties (the usual case), the collection is reached through its offset
+    // in the state, which costs a pointer addition instead of a projection by the key-path
+    // runtime (each of those costs about as much as the element's reducer).
+    if let offset = MemoryLayout<Parent.State>.offset(of: toElements) {
+      return withUnsafeMutablePointer(to: &state) { state in
+        let elements = (UnsafeMutableRawPointer(state) + offset)
+          .assumingMemoryBound(to: IdentifiedArray<ID, Element.State>.self)
+        let elementEffect: Effect<Parent.Action>
+        let idsBefore: OrderedSet<ID>
+        if case .element(let id, let elementAction)? = toElementAction.extract(from: action) {
+          (elementEffect, idsBefore) = reduceElement(
+            id: id, action: elementAction, in: &elements.pointee)
+        } else {
+          elementEffect = .none
+          idsBefore = elements.pointee.ids
+        }
+        let parentEffect = parent.reduce(into: &state.pointee, action: action)
+        return combine(
+          elementEffect, parentEffect, idsBefore: idsBefore, idsAfter: elements.pointee.ids)
+      }
+    }
+    let elementEffect: Effect<Parent.Action>
+    let idsBefore: OrderedSet<ID>
+    if case .element(let id, let elementAction)? = toElementAction.extract(from: action) {
+      (elementEffect, idsBefore) = reduceElement(
+        id: id, action: elementAction, in: &state[keyPath: toElements])
+    } else {
+      elementEffect = .none
+      idsBefore = state[keyPath: toElements].ids
+    }
     let parentEffect = parent.reduce(into: &state, action: action)
-    let idsAfter = state[keyPath: toElements].ids
+    return combine(
+      elementEffect, parentEffect, idsBefore: idsBefore, idsAfter: state[keyPath: toElements].ids)
+  }
+
+  /// The element's and the parent's effects, and the cancellation of the effects of the elements
+  /// the parent removed.
+  @inlinable
+  func combine(
+    _ elementEffect: Effect<Parent.Action>, _ parentEffect: Effect<Parent.Action>,
+    idsBefore: OrderedSet<ID>, idsAfter: OrderedSet<ID>
+  ) -> Effect<Parent.Action> {
     if idsBefore != idsAfter {
       let removed = idsBefore.subtracting(idsAfter)
       if !removed.isEmpty {
@@ -123,20 +162,32 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
         path: AnyHashableSendable(UncheckedSendable(toElements)), id: AnyHashableSendable(id)))
   }
 
+  /// Runs the element reducer on the element `id` of `elements`; returns its effect and the ids
+  /// of `elements` after it ran.
   @inlinable
   func reduceElement(
-    into state: inout Parent.State, action: Parent.Action
-  ) -> Effect<Parent.Action> {
-    guard case .element(let id, let elementAction)? = toElementAction.extract(from: action)
-    else { return .none }
-    guard let index = state[keyPath: toElements].index(id: id) else {
+    id: ID, action elementAction: Element.Action,
+    in elements: inout IdentifiedArray<ID, Element.State>
+  ) -> (Effect<Parent.Action>, OrderedSet<ID>) {
+    guard let index = elements.index(id: id) else {
       reportMissingElement(action: elementAction, id: id)
-      return .none
+      return (.none, elements.ids)
     }
-    let effect = element.reduce(into: &state[keyPath: toElements][index], action: elementAction)
-    if effect.isNone { return .none }
+    let effect: Effect<Element.Action>
+    if let context = ReduceContext.current {
+      // NB: lets the row indexes of the store tree see which row this writes (RowIndex.swift).
+      let written = context.willWrite(elements, id: id)
+      effect = element.reduce(into: &elements[index], action: elementAction)
+      context.didWrite(elements, to: written)
+    } else {
+      effect = element.reduce(into: &elements[index], action: elementAction)
+    }
+    if effect.isNone { return (.none, elements.ids) }
     let toElementAction = self.toElementAction
-    return effect.map { toElementAction.embed(.element(id: id, action: $0)) }
-      .namespaced(namespace(for: id))
+    return (
+      effect.map { toElementAction.embed(.element(id: id, action: $0)) }
+        .namespaced(namespace(for: id)),
+      elements.ids
+    )
   }
 }

@@ -81,6 +81,8 @@ package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
 
   @inlinable
   func evaluate(_ state: System.State, isInitial: Bool) -> Effect<LoopEvent> {
+    // NB: most events start no feedback: return `.none` without building a merge or a namespace.
+    guard !loop.evaluators.isEmpty else { return .none }
     var effects: [Effect<LoopEvent>] = []
     for (index, evaluator) in loop.evaluators.enumerated() {
       switch evaluator(state, isInitial) {
@@ -94,6 +96,7 @@ package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
             id: FeedbackID(index: index), cancelInFlight: true))
       }
     }
+    if effects.isEmpty { return .none }
     return .merge(effects).namespaced(Self.namespace)
   }
 }

@@ -27,6 +27,21 @@ package class Core<State, Action> {
   /// Whether the state this core reads is present (false for a scope over nil optional state).
   var isPresent: Bool { true }
 
+  /// A core for a child store of this one, reading its state through `toState` and sending its
+  /// actions through `fromAction`.
+  func scoped<ChildState, ChildAction>(
+    toState: @escaping (State) -> ChildState,
+    fromAction: @escaping (ChildAction) -> Action
+  ) -> Core<ChildState, ChildAction> {
+    ScopedCore(parent: self, toState: toState, fromAction: fromAction)
+  }
+
+  /// Registers a store of this core whose readers observe key paths, to be re-checked after each
+  /// batch. (Row stores register with their row index instead.)
+  func register(observedStore: any ObservedStore) {
+    runtime.register(observedStore: observedStore)
+  }
+
   nonisolated init() {}
 }
 

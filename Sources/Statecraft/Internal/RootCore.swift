@@ -3,22 +3,44 @@
 @MainActor
 @usableFromInline
 package final class RootCore<State, Action>: Core<State, Action> {
-  private var currentState: State
-  private let reducer: (inout State, Action) -> Effect<Action>
+  // NB: the send loop runs as generic code that is not specialized for `State` and `Action`
+  // (a class's methods are compiled once, in this module). What runs for every action is kept
+  // free of values whose type must be looked up at run time (`Effect<Action>`, the queue's
+  // element), and of dynamic exclusivity checks: the reducer and the check for `.none` run in
+  // `reduction`, which `init(initialState:reducer:)` builds, inlined, where the types are known.
+  @exclusivity(unchecked) private var currentState: State
+  private let reduction: (RootCore, inout State, Action) -> Void
   private let storeRuntime = StoreRuntime()
   /// True while a batch is being reduced or published: sends made then are queued.
-  private var isBusy = false
-  private var queue: [(action: Action, group: EffectGroup)] = []
+  @exclusivity(unchecked) private var isBusy = false
+  @exclusivity(unchecked) private var queue: [(action: Action, group: EffectGroup)] = []
+  @exclusivity(unchecked) private var hasQueuedActions = false
+  /// The effect of the action just reduced, when it is not `.none` (set by `reduction`).
+  @usableFromInline @exclusivity(unchecked) var pendingEffect: Effect<Action>?
+  @usableFromInline @exclusivity(unchecked) var hasPendingEffect = false
   /// A state given to `replaceState` while busy, applied when the batch's actions are reduced.
   /// NB: an array rather than an optional, so that a store holds 8 bytes for it, not a State;
   /// the send loop reads only the flag, which costs nothing in unspecialized code.
   private var pendingState: [State] = []
-  private var hasPendingState = false
+  @exclusivity(unchecked) private var hasPendingState = false
 
   @usableFromInline
-  package init(initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>) {
+  init(initialState: State, reduction: @escaping (RootCore, inout State, Action) -> Void) {
     self.currentState = initialState
-    self.reducer = reducer
+    self.reduction = reduction
+  }
+
+  @inlinable
+  package convenience init(
+    initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>
+  ) {
+    self.init(initialState: initialState) { root, state, action in
+      let effect = reducer(&state, action)
+      if !effect.isNone {
+        root.pendingEffect = effect
+        root.hasPendingEffect = true
+      }
+    }
   }
 
   override package var state: State { currentState }
@@ -34,6 +56,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
       // reduced in FIFO order before the outermost send returns.
       let group = group ?? EffectGroup()
       queue.append((action, group))
+      hasQueuedActions = true
       return StoreTask(group)
     }
     isBusy = true
@@ -63,17 +86,16 @@ package final class RootCore<State, Action>: Core<State, Action> {
   /// Reduces what was queued and publishes, until no send or state replacement is pending.
   private func publishUntilSettled() {
     repeat {
-      drainQueue()
+      if hasQueuedActions { drainQueue() }
       if hasPendingState {
         hasPendingState = false
         currentState = pendingState.removeLast()
       }
       storeRuntime.publish()
-    } while !queue.isEmpty || hasPendingState
+    } while hasQueuedActions || hasPendingState
   }
 
   private func drainQueue() {
-    guard !queue.isEmpty else { return }
     var index = 0
     while index < queue.count {
       var group: EffectGroup? = queue[index].group
@@ -82,11 +104,27 @@ package final class RootCore<State, Action>: Core<State, Action> {
       reduce(action, group: &group)
     }
     queue.removeAll(keepingCapacity: true)
+    hasQueuedActions = false
   }
 
   private func reduce(_ action: Action, group: inout EffectGroup?) {
-    let effect = reducer(&currentState, action)
-    guard !effect.isNone else { return }
+    if storeRuntime.reduceContext.indexes.isEmpty {
+      reduction(self, &currentState, action)
+    } else {
+      // NB: `forEach` logs the rows it writes to the current log (see RowIndex.swift).
+      let previous = ReduceContext.enter(storeRuntime.reduceContext)
+      reduction(self, &currentState, action)
+      ReduceContext.exit(to: previous)
+    }
+    if hasPendingEffect { startPendingEffect(group: &group) }
+  }
+
+  // NB: kept out of `reduce(_:group:)`: unspecialized code computes the metadata of its generic
+  // locals (here `Effect<Action>`) on entry, whether or not the path that uses them runs.
+  @inline(never)
+  private func startPendingEffect(group: inout EffectGroup?) {
+    hasPendingEffect = false
+    guard let effect = pendingEffect.take() else { return }
     let sendGroup: EffectGroup
     if let group {
       sendGroup = group

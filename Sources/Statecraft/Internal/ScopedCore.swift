@@ -1,3 +1,5 @@
+import IdentifiedCollections
+
 /// A child store's runtime: reads its state through to the parent and forwards its actions.
 @MainActor
 @usableFromInline
@@ -23,6 +25,20 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core<S
 
   override package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     parent.send(fromAction(action), group: group)
+  }
+
+  /// A scope of a scope reads and sends through this core's parent, composing the two mappings:
+  /// a send through a child store `n` levels deep makes one call to a core, not `n`.
+  override func scoped<ChildState, ChildAction>(
+    toState childState: @escaping (State) -> ChildState,
+    fromAction childAction: @escaping (ChildAction) -> Action
+  ) -> Core<ChildState, ChildAction> {
+    let toState = self.toState
+    let fromAction = self.fromAction
+    return ScopedCore<ParentState, ParentAction, ChildState, ChildAction>(
+      parent: parent,
+      toState: { childState(toState($0)) },
+      fromAction: { fromAction(childAction($0)) })
   }
 }
 
@@ -57,6 +73,57 @@ final class OptionalScopedCore<ParentState, ParentAction, State, Action>: Core<S
 
   override package var runtime: StoreRuntime { parent.runtime }
   override var isPresent: Bool { parent.isPresent && toState(parent.state) != nil }
+
+  override package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
+    parent.send(fromAction(action), group: group)
+  }
+}
+
+/// A row store's runtime: reads one element of an identified collection of the parent, by id,
+/// and keeps the last present value after the element is removed. Its observed stores register
+/// with the collection's row index, so that a batch re-checks them only when it may have written
+/// their row.
+@MainActor
+final class RowScopedCore<ParentState, ParentAction, ID: Hashable & Sendable, State, Action>:
+  Core<State, Action>
+{
+  private let parent: Core<ParentState, ParentAction>
+  private let toRows: KeyPath<ParentState, IdentifiedArray<ID, State>>
+  private let id: ID
+  private let index: RowIndex
+  private let fromAction: (Action) -> ParentAction
+  private var lastPresentState: State
+
+  init(
+    parent: Core<ParentState, ParentAction>,
+    toRows: KeyPath<ParentState, IdentifiedArray<ID, State>>,
+    id: ID,
+    index: RowIndex,
+    initialState: State,
+    fromAction: @escaping (Action) -> ParentAction
+  ) {
+    self.parent = parent
+    self.toRows = toRows
+    self.id = id
+    self.index = index
+    self.lastPresentState = initialState
+    self.fromAction = fromAction
+  }
+
+  override package var state: State {
+    if let state = parent.state[keyPath: toRows][id: id] {
+      lastPresentState = state
+      return state
+    }
+    return lastPresentState
+  }
+
+  override package var runtime: StoreRuntime { parent.runtime }
+  override var isPresent: Bool { parent.isPresent && parent.state[keyPath: toRows][id: id] != nil }
+
+  override func register(observedStore: any ObservedStore) {
+    index.register(observedStore, for: AnyHashable(id))
+  }
 
   override package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     parent.send(fromAction(action), group: group)

@@ -88,6 +88,7 @@ package final class StoreRuntime {
 
   // MARK: - Waiting for effects (test stores)
 
+  @exclusivity(unchecked)
   private var changeWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
   private var nextChangeWaiter: UInt64 = 0
 
@@ -187,18 +188,45 @@ package final class StoreRuntime {
 
   // MARK: - Publishing
 
+  // NB: `publish()` runs after every batch; its tables are not checked for exclusive access at
+  // run time (it reads them, then calls out; nothing holds an access across a call).
   /// Stores whose observed key paths are compared after each batch.
-  private var observedStores: [ObjectIdentifier: WeakObservedStore] = [:]
-  private var streamObservers: [UInt64: StreamObserver] = [:]
+  @exclusivity(unchecked) private var observedStores: [ObjectIdentifier: WeakObservedStore] = [:]
+  @exclusivity(unchecked) private var streamObservers: [UInt64: StreamObserver] = [:]
   private var nextStreamObserver: UInt64 = 0
-  private var scheduledObservations: [ObserveToken] = []
+  @exclusivity(unchecked) private var scheduledObservations: [ObserveToken] = []
 
-  func register(observedStore: some ObservedStore) {
+  func register(observedStore: any ObservedStore) {
     observedStores[ObjectIdentifier(observedStore)] = WeakObservedStore(observedStore)
   }
 
-  func unregister(observedStore: some ObservedStore) {
-    observedStores[ObjectIdentifier(observedStore)] = nil
+  // MARK: - Row indexes
+
+  /// The row indexes of the store tree and the log of the rows each batch wrote.
+  let reduceContext = ReduceContext()
+  private var rowIndexes: [RowIndexKey: RowIndex] = [:]
+
+  /// The row index of the collection at `path` of the store whose core is `core`, made by `make`
+  /// the first time.
+  func rowIndex(core: AnyObject, path: AnyKeyPath, make: () -> RowIndex) -> RowIndex {
+    let key = RowIndexKey(core: ObjectIdentifier(core), path: path)
+    if let index = rowIndexes[key], index.isAlive { return index }
+    let index = make()
+    rowIndexes[key] = index
+    reduceContext.indexes.append(index)
+    return index
+  }
+
+  private func publishRowIndexes() {
+    var hasDeadIndexes = false
+    for index in reduceContext.indexes {
+      index.publish()
+      if !index.isAlive { hasDeadIndexes = true }
+    }
+    if hasDeadIndexes {
+      reduceContext.indexes.removeAll { !$0.isAlive }
+      rowIndexes = rowIndexes.filter { $0.value.isAlive }
+    }
   }
 
   func addStreamObserver(
@@ -232,6 +260,7 @@ package final class StoreRuntime {
         observedStores[id] = nil
       }
     }
+    if !reduceContext.indexes.isEmpty { publishRowIndexes() }
     if !streamObservers.isEmpty {
       for (id, observer) in streamObservers where !observer.publish() {
         streamObservers[id] = nil
@@ -252,6 +281,12 @@ protocol ObservedStore: AnyObject {
   var isObserving: Bool { get }
 }
 
+struct RowIndexKey: Hashable {
+  let core: ObjectIdentifier
+  let path: AnyKeyPath
+}
+
+@usableFromInline
 struct WeakObservedStore {
   weak var value: (any ObservedStore)?
   init(_ value: any ObservedStore) { self.value = value }

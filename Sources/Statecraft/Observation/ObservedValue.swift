@@ -61,7 +61,7 @@ extension Store: ObservedStore {
     let observed = ObservedKeyPath(
       keyPath: keyPath, storeKeyPath: \Store.[dynamicMember: keyPath], value: value)
     observed.access(self)
-    if observedValues.isEmpty { core.runtime.register(observedStore: self) }
+    if observedValues.isEmpty { core.register(observedStore: self) }
     observedValues[keyPath] = observed
   }
 
