@@ -82,13 +82,15 @@ extension Engine {
 
     @Test func aJumpMadeWhileTheStoreReducesAppliesWhenTheBatchEnds() {
       let recording = recording(storingStateEvery: 1)
-      var store: Store<Tally.State, Tally.Action>!
+      // NB: weak, or the store would hold its reducer's sink, which holds the store.
+      weak var weakStore: Store<Tally.State, Tally.Action>?
       // A change-log sink runs inside `send`; jumping from it must not touch the state that the
       // reducer is mutating.
-      store = Store(initialState: Tally.State()) {
+      let store = Store(initialState: Tally.State()) {
         Tally().logChanges(
-          to: ChangeLogSink { _ in store.jump(toStep: 1, in: recording, reducer: Tally()) })
+          to: ChangeLogSink { _ in weakStore?.jump(toStep: 1, in: recording, reducer: Tally()) })
       }
+      weakStore = store
       var seen: [Int] = []
       let token = store.observe { store in seen.append(store.count) }
       store.send(.add(7))
