@@ -144,7 +144,6 @@ public struct Todos: Reducer {
 
     case .searchChanged(let query):
       state.query = query
-      let clock: any Clock<Duration> = self.clock
       return Effect.send(.searchApplied(query))
         .debounce(id: CancelID.search, for: Self.searchDebounce, clock: clock)
 

@@ -20,13 +20,26 @@ extension Effect {
     clock: C,
     latest: Bool
   ) -> Self {
+    throttle(id: id, for: interval, latest: latest) { try await clock.sleep(for: $0) }
+  }
+
+  /// Throttles this effect on `clock`: the form for a clock held as a dependency,
+  /// `let clock: any Clock<Duration>` (as for `debounce`).
+  public func throttle(
+    id: some Hashable & Sendable,
+    for interval: Duration,
+    clock: any Clock<Duration>,
+    latest: Bool
+  ) -> Self {
+    throttle(id: id, for: interval, latest: latest) { try await clock.sleep(for: $0) }
+  }
+
+  private func throttle(
+    id: some Hashable & Sendable, for interval: Duration, latest: Bool,
+    sleep: @escaping @Sendable (Duration) async throws -> Void
+  ) -> Self {
     Self(
       operation: .throttle(
-        id: AnyHashableSendable(id),
-        interval: interval,
-        sleep: { try await clock.sleep(for: $0) },
-        latest: latest,
-        self
-      ))
+        id: AnyHashableSendable(id), interval: interval, sleep: sleep, latest: latest, self))
   }
 }
