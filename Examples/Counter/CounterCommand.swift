@@ -42,14 +42,8 @@ final class CounterApp: StateSubscriber {
 
   static func main(latency: Duration) async {
     let app = CounterApp(latency: latency)
-    if Terminal.isInteractive {
-      // NB: its key and state callbacks hold it weakly; keep it alive until it returns.
-      let screen = FullScreenCounter(app: app)
-      await screen.run()
-      withExtendedLifetime(screen) {}
-    } else {
-      await LineCounter(app: app).run()
-    }
+    await Terminal.run(
+      fullScreen: { FullScreenCounter(app: app) }, lines: { LineCounter(app: app) })
     // NB: a fact still loading is not waited for: quitting cancels it.
     app.tasks.cancelAll()
     await app.tasks.waitForAll()
@@ -79,7 +73,7 @@ final class CounterApp: StateSubscriber {
 
 /// The counter driven one command per line, for piped input and CI.
 @MainActor
-struct LineCounter {
+struct LineCounter: DemoMode {
   let app: CounterApp
 
   static let usage = "Commands: + · - · fact · cancel · wait · help · quit"
@@ -101,10 +95,8 @@ struct LineCounter {
     defer { subscription.cancel() }
     print("count: \(app.store.count)")
 
-    for await line in StandardInput.lines() {
-      let command = line.trimmingCharacters(in: .whitespaces)
-      print("> \(command)")
-      switch command {
+    for await command in StandardInput.commands() {
+      switch command.line {
       case "+":
         app.send(.increment)
         print("count: \(app.store.count)")
@@ -116,7 +108,7 @@ struct LineCounter {
       case "wait": await app.tasks.waitForAll()
       case "help": print(Self.usage)
       case "quit", "q": return
-      default: print("Unknown command '\(command)'. \(Self.usage)")
+      default: print("Unknown command '\(command.line)'. \(Self.usage)")
       }
     }
   }

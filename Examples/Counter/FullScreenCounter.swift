@@ -4,7 +4,7 @@ import Statecraft
 
 /// The counter full screen: + and - count, f loads a fact, c cancels it, q quits.
 @MainActor
-final class FullScreenCounter {
+final class FullScreenCounter: DemoMode {
   let app: CounterApp
   private var screen = Screen()
   private var alert: (message: String, times: Int)?
@@ -33,9 +33,8 @@ final class FullScreenCounter {
       case .character("-"), .down, .left: app.send(.decrement)
       case .character("f"): app.send(.factTapped)
       case .character("c"): app.send(.cancelFactTapped)
-      case .character("q"), .control("c"), .control("d"), .escape: return
-      case .character(let character): hint = "Unknown key '\(character)'."
-      default: hint = "That key does nothing here."
+      case _ where key.quits: return
+      default: hint = key.unusedHint
       }
       draw()
     }

@@ -4,7 +4,7 @@ import Statecraft
 
 /// The paged list full screen: scrolling past the last item loads the next page.
 @MainActor
-final class FullScreenPaging {
+final class FullScreenPaging: DemoMode {
   let app: PagingApp
   private var screen = Screen()
   private var selection = 0
@@ -45,9 +45,8 @@ final class FullScreenPaging {
         }
       case .character("/"): editor = LineEditor(prompt: "Search", text: app.store.query)
       case .character("r"): app.store.send(.retry)
-      case .character("q"), .control("c"), .control("d"), .escape: return
-      case .character(let character): hint = "Unknown key '\(character)'."
-      default: hint = "That key does nothing here."
+      case _ where key.quits: return
+      default: hint = key.unusedHint
       }
       draw()
     }

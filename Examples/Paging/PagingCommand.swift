@@ -45,14 +45,7 @@ final class PagingApp: StateSubscriber {
   static func main(service: PageService) async {
     let app = PagingApp(service: service)
     let loop = Task { await app.store.run() }
-    if Terminal.isInteractive {
-      // NB: its key and state callbacks hold it weakly; keep it alive until it returns.
-      let screen = FullScreenPaging(app: app)
-      await screen.run()
-      withExtendedLifetime(screen) {}
-    } else {
-      await LinePaging(app: app).run()
-    }
+    await Terminal.run(fullScreen: { FullScreenPaging(app: app) }, lines: { LinePaging(app: app) })
     loop.cancel()
     await loop.value
   }
@@ -72,7 +65,7 @@ final class PagingApp: StateSubscriber {
 
 /// The paging list driven one command per line, for piped input and CI.
 @MainActor
-struct LinePaging {
+struct LinePaging: DemoMode {
   let app: PagingApp
 
   static let usage = "Commands: search [TEXT] · more · retry · wait · list · help · quit"
@@ -101,13 +94,9 @@ struct LinePaging {
     let subscription = app.store.subscribe(app)
     defer { subscription.cancel() }
 
-    for await line in StandardInput.lines() {
-      let trimmed = line.trimmingCharacters(in: .whitespaces)
-      print("> \(trimmed)")
-      let word = trimmed.prefix { !$0.isWhitespace }
-      let rest = trimmed.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
-      switch word {
-      case "search": app.store.send(.queryChanged(rest))
+    for await command in StandardInput.commands() {
+      switch command.word {
+      case "search": app.store.send(.queryChanged(command.rest))
       case "more":
         if app.store.isLoading {
           print("Still loading; type wait.")
@@ -126,7 +115,7 @@ struct LinePaging {
         print("(\(app.statusLine))")
       case "help": print(Self.usage)
       case "quit", "q": return
-      default: print("Unknown command '\(trimmed)'. \(Self.usage)")
+      default: print("Unknown command '\(command.line)'. \(Self.usage)")
       }
     }
   }

@@ -8,7 +8,7 @@ import TodosFeature
 /// changes the store reports (sync progress, the debounced search, a failed save), and `Screen`
 /// writes only the rows that differ from the last frame.
 @MainActor
-final class FullScreenTodos {
+final class FullScreenTodos: DemoMode {
   let app: TodosApp
   private var screen = Screen()
   private var selection = 0
@@ -82,11 +82,8 @@ final class FullScreenTodos {
     case .character("s"): app.send(.syncTapped)
     case .character("c"): app.send(.cancelSyncTapped)
     case .character("l"): app.showsLog.toggle()
-    case .character("q"), .control("c"), .control("d"), .escape: return .quit
-    case .character(let character):
-      hint = "Unknown key '\(character)'. The keys are listed at the bottom."
-    default:
-      hint = "That key does nothing here. The keys are listed at the bottom."
+    case _ where key.quits: return .quit
+    default: hint = key.unusedHint
     }
     return .keepGoing
   }

@@ -4,7 +4,7 @@ import TodosFeature
 
 /// The todo app driven one command per line, for piped input and CI.
 @MainActor
-struct LineTodos {
+struct LineTodos: DemoMode {
   let app: TodosApp
 
   func run() async {
@@ -19,9 +19,8 @@ struct LineTodos {
     defer { syncToken.cancel() }
     app.log.onEntry = { print($0) }
 
-    for await line in StandardInput.lines() {
-      print("> \(line)")
-      switch TodoCommand.parse(line, in: app.store.state) {
+    for await command in StandardInput.commands() {
+      switch TodoCommand.parse(command.line, in: app.store.state) {
       case .failure(let hint):
         print(hint.message)
       case .success(.quit):

@@ -50,14 +50,7 @@ final class TodosApp {
       if let recorder { todos.recording(into: recorder) } else { todos }
     }
     let app = TodosApp(store: store, file: file, log: log)
-    if Terminal.isInteractive {
-      // NB: its key and state callbacks hold it weakly; keep it alive until it returns.
-      let screen = FullScreenTodos(app: app)
-      await screen.run()
-      withExtendedLifetime(screen) {}
-    } else {
-      await LineTodos(app: app).run()
-    }
+    await Terminal.run(fullScreen: { FullScreenTodos(app: app) }, lines: { LineTodos(app: app) })
     await app.quit()
     if let recorder, let recordURL {
       do {

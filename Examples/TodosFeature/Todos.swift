@@ -125,22 +125,10 @@ public struct Todos: Reducer {
       return .none
 
     case .undo:
-      guard let previous = state.undoStack.popLast() else {
-        state.notice = "Nothing to undo."
-        return .none
-      }
-      state.redoStack.append(state.todos)
-      state.todos = previous
-      return saveEffect(state.todos)
+      return restore(&state, from: \.undoStack, keepingCurrentIn: \.redoStack, or: "undo")
 
     case .redo:
-      guard let next = state.redoStack.popLast() else {
-        state.notice = "Nothing to redo."
-        return .none
-      }
-      state.undoStack.append(state.todos)
-      state.todos = next
-      return saveEffect(state.todos)
+      return restore(&state, from: \.redoStack, keepingCurrentIn: \.undoStack, or: "redo")
 
     case .searchChanged(let query):
       state.query = query
@@ -202,6 +190,22 @@ public struct Todos: Reducer {
     state.undoStack.append(before)
     if state.undoStack.count > Self.undoLimit { state.undoStack.removeFirst() }
     state.redoStack.removeAll()
+    return saveEffect(state.todos)
+  }
+
+  /// Goes back (or forward) to the last list of `history`, keeping the current one in `other`.
+  private func restore(
+    _ state: inout State,
+    from history: WritableKeyPath<State, [IdentifiedArrayOf<Todo>]>,
+    keepingCurrentIn other: WritableKeyPath<State, [IdentifiedArrayOf<Todo>]>,
+    or verb: String
+  ) -> Effect<Action> {
+    guard let list = state[keyPath: history].popLast() else {
+      state.notice = "Nothing to \(verb)."
+      return .none
+    }
+    state[keyPath: other].append(state.todos)
+    state.todos = list
     return saveEffect(state.todos)
   }
 

@@ -36,6 +36,22 @@ extension Engine {
       #expect(Text.fit(styled, width: 5).hasPrefix("\u{1B}[1m"))
     }
 
+    @Test func aLineCommandSplitsItsFirstWordFromTheRest() {
+      let command = LineCommand("  edit 2   Walk the cat ")
+      #expect(command.line == "edit 2   Walk the cat")
+      #expect(command.word == "edit")
+      #expect(command.rest == "2   Walk the cat")
+      #expect(LineCommand("").word == "")
+    }
+
+    @Test func quittingKeysAndHintsForUnusedKeys() {
+      let quitting: [Key] = [.character("q"), .control("c"), .control("d"), .escape]
+      #expect(quitting.filter(\.quits) == quitting)
+      #expect(!Key.character("a").quits)
+      #expect(Key.character("z").unusedHint.hasPrefix("Unknown key 'z'."))
+      #expect(Key.tab.unusedHint.hasPrefix("That key does nothing here."))
+    }
+
     @Test func aLineEditorTypesDeletesSubmitsAndCancels() {
       var editor = LineEditor(prompt: "New todo")
       #expect(editor.handle(.character("h")) == .editing)

@@ -1,0 +1,66 @@
+import Foundation
+
+/// One way a demo runs: full screen, or one command per line.
+@MainActor
+public protocol DemoMode {
+  /// Runs until the person quits or input ends.
+  func run() async
+}
+
+extension Terminal {
+  /// Runs `fullScreen()` when standard input and output are a terminal, `lines()` otherwise.
+  ///
+  /// The mode is kept alive until it returns: a full-screen mode's key and state callbacks hold
+  /// it weakly, and an optimized build would otherwise release it while it runs.
+  @MainActor
+  public static func run(
+    fullScreen: () -> any DemoMode, lines: () -> any DemoMode
+  ) async {
+    let mode = isInteractive ? fullScreen() : lines()
+    await mode.run()
+    withExtendedLifetime(mode) {}
+  }
+}
+
+/// A line of piped input split into its first word and the rest, both trimmed.
+public struct LineCommand: Equatable, Sendable {
+  public let line: String
+  public let word: String
+  public let rest: String
+
+  public init(_ line: String) {
+    self.line = line.trimmingCharacters(in: .whitespaces)
+    word = String(self.line.prefix { !$0.isWhitespace })
+    rest = self.line.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+  }
+}
+
+extension StandardInput {
+  /// The commands of piped input, each echoed as `> line` when it is read, so that a
+  /// transcript shows what was typed before what it did.
+  public static func commands() -> AsyncMapSequence<AsyncStream<String>, LineCommand> {
+    lines().map { line in
+      let command = LineCommand(line)
+      print("> \(command.line)")
+      return command
+    }
+  }
+}
+
+extension Key {
+  /// Whether the key quits a full-screen demo: q, Ctrl-C, Ctrl-D or escape.
+  public var quits: Bool {
+    switch self {
+    case .character("q"), .control("c"), .control("d"), .escape: return true
+    default: return false
+    }
+  }
+
+  /// What a full-screen demo says about a key it doesn't use.
+  public var unusedHint: String {
+    if case .character(let character) = self {
+      return "Unknown key '\(character)'. The keys are listed at the bottom."
+    }
+    return "That key does nothing here. The keys are listed at the bottom."
+  }
+}
