@@ -67,8 +67,12 @@ final class TodosApp {
       do {
         try RecordingFile.write(recorder.recording.jsonData(), to: recordURL)
         print("Recorded \(recorder.stepCount) steps to \(recordURL.path).")
-      } catch {
+      } catch let error as RecordingFile.Failure {
         printError("error: \(error)")
+        status = 1
+      } catch {
+        printError(
+          "error: the session could not be encoded as JSON, so \(recordURL.path) was not written.")
         status = 1
       }
     }
