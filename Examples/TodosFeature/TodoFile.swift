@@ -27,6 +27,12 @@ import IdentifiedCollections
 ///
 /// Loading a file that is corrupt or can't be read throws an error that names the file and says
 /// what to do; the caller must then not save over it.
+///
+/// `TodoFileTests` checks each of these (`savingKeepsTheFilesMode`, `savingKeepsTheFilesOwner`,
+/// `savingThroughASymlinkUpdatesItsTargetAndKeepsTheLink`, `aReadOnlyFileIsNotOverwritten`,
+/// `twoAppsOnOneFileLoseNeitherList`, `aChangeMadeInAnEditorIsNotOverwritten`,
+/// `temporaryFilesOfACrashedRunAreRemovedOnTheNextLoad`), and `.ci/check-demos` drives the app
+/// through them, `kill -9` during saves included.
 public struct TodoFile: Sendable {
   /// Where the file is.
   public let url: URL

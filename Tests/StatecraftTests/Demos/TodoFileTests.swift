@@ -111,6 +111,18 @@ extension Engine {
       #expect(try file.load() == [])
     }
 
+    /// NB: only root may give a file to someone else, so this runs as root (as CI does).
+    @Test(.enabled(if: geteuid() == 0))
+    func savingKeepsTheFilesOwner() throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try file.save(todos)
+      #expect(chown(file.url.path, 65534, 65534) == 0)
+      try file.save([])
+      let attributes = try FileManager.default.attributesOfItem(atPath: file.url.path)
+      #expect(attributes[.ownerAccountID] as? Int == 65534)
+      #expect(attributes[.groupOwnerAccountID] as? Int == 65534)
+    }
+
     @Test func savingThroughASymlinkUpdatesItsTargetAndKeepsTheLink() throws {
       defer { try? FileManager.default.removeItem(at: folder) }
       let target = folder.appendingPathComponent("elsewhere/real.json")
