@@ -95,7 +95,12 @@ final class TodosApp {
     do {
       recording = try RecordingOf<Todos>(contentsOf: url)
     } catch {
-      printError("error: can't replay \(url.path): \(error)")
+      // NB: an unreadable file's message names it already.
+      if case .unreadable = error {
+        printError("error: \(error)")
+      } else {
+        printError("error: can't replay \(url.path): \(error)")
+      }
       return 1
     }
     // NB: a replay runs no effects, so the feature's dependencies are never called.
