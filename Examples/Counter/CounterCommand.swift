@@ -11,17 +11,70 @@ struct CounterCommand: AsyncParsableCommand {
     commandName: "counter",
     abstract: "A counter built on Statecraft's Reactor idiom, with a fact loaded by an effect.",
     discussion: """
-      Full screen when run in a terminal (+ and - count, f loads a fact, c cancels it, q quits); \
-      reads one command per line when input is piped (+, -, fact, cancel, wait, help, quit).
+      Full screen when run in a terminal; one command per line when input is piped.
+      The count stays within 0 to 20; f loads a fact about it, which takes --latency.
+
+      KEYS (full screen):
+        + or ↑ → more · - or ↓ ← less · f fact · c cancel the fact · Ctrl-L redraw
+        q quit
+      COMMANDS (piped input):
+        + · - · fact · cancel · wait · help · quit
+      FILE:
+        None: the counter keeps nothing on disk.
+      ENVIRONMENT:
+        None is read.
       """
   )
 
-  @Option(help: "How long the in-process facts service takes to answer, in milliseconds.")
-  var latency: Int = 1000
+  /// The latencies `--latency` accepts, in milliseconds.
+  static let latencies = 0...60_000
+
+  // NB: `.unconditional` takes `-5` as the value, so that it gets the range error below rather
+  // than "Missing value" (as `--latency=-5` does).
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "How long the in-process facts service takes to answer, in milliseconds (0 to 60000).",
+      valueName: "ms"))
+  var latency = WholeNumber(1000)
+
+  func validate() throws {
+    guard latency.isIn(Self.latencies) else {
+      throw ValidationError(
+        "--latency must be from 0 to 60000 milliseconds; \(latency) is out of range.")
+    }
+  }
 
   func run() async throws {
-    await CounterApp.main(latency: .milliseconds(latency))
+    await CounterApp.main(latency: .milliseconds(latency.value ?? 0))
   }
+}
+
+/// A whole number as typed, for an option with a range: one too large for `Int` is kept as
+/// text, so that it gets the range error too rather than "invalid value".
+struct WholeNumber: ExpressibleByArgument, CustomStringConvertible {
+  let description: String
+  /// The number, or nil when it does not fit in an `Int`.
+  let value: Int?
+
+  init(_ value: Int) {
+    self.description = String(value)
+    self.value = value
+  }
+
+  init?(argument: String) {
+    let digits =
+      argument.hasPrefix("-") || argument.hasPrefix("+")
+      ? argument.dropFirst() : Substring(argument)
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    self.description = argument
+    self.value = Int(argument)
+  }
+
+  var defaultValueDescription: String { description }
+
+  /// Whether the number is in `range`.
+  func isIn(_ range: ClosedRange<Int>) -> Bool { value.map(range.contains) ?? false }
 }
 
 /// Runs the counter reactor in the terminal.

@@ -11,24 +11,106 @@ struct PagingCommand: AsyncParsableCommand {
     commandName: "paging",
     abstract: "A paged list built on Statecraft's Feedback idiom.",
     discussion: """
-      Full screen when run in a terminal (↑↓ scroll and load more at the end, / searches, \
-      r retries, q quits); reads one command per line when input is piped (search TEXT, more, \
-      retry, wait, list, help, quit).
+      Full screen when run in a terminal; one command per line when input is piped.
+      Pages load from an in-process service; one page fails once, to show a retry.
+
+      KEYS (full screen):
+        ↑↓ scroll (↓ at the end loads more) · / search · r retry · Ctrl-L redraw
+        q quit
+      COMMANDS (piped input):
+        search [TEXT] · more · retry · wait · list · help · quit
+      FILE:
+        None: the paging list keeps nothing on disk.
+      ENVIRONMENT:
+        None is read.
       """
   )
 
-  @Option(help: "How long the in-process page service takes to answer, in milliseconds.")
-  var latency: Int = 300
+  /// The latencies `--latency` accepts, in milliseconds.
+  static let latencies = 0...60_000
 
-  @Option(help: "The page number whose first load fails, to show a retry (0 for none).")
-  var failingPage: Int = 3
+  // NB: `.unconditional` takes `-5` as the value, so that it gets the range error below rather
+  // than "Missing value" (as `--latency=-5` does).
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "How long the in-process page service takes to answer, in milliseconds (0 to 60000).",
+      valueName: "ms"))
+  var latency = WholeNumber(300)
+
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "The page whose first load fails, to show a retry: a page number from 1, or 'none'.",
+      valueName: "page"))
+  var failingPage = FailingPage(page: WholeNumber(3))
+
+  func validate() throws {
+    guard latency.isIn(Self.latencies) else {
+      throw ValidationError(
+        "--latency must be from 0 to 60000 milliseconds; \(latency) is out of range.")
+    }
+    if let page = failingPage.page, !page.isIn(1...Int.max) {
+      throw ValidationError(
+        "--failing-page must be a page number from 1, or 'none'; \(page) is out of range.")
+    }
+  }
 
   func run() async throws {
     await PagingApp.main(
       service: .inProcess(
-        clock: ContinuousClock(), latency: .milliseconds(latency),
-        failingPage: failingPage > 0 ? failingPage - 1 : nil))
+        clock: ContinuousClock(), latency: .milliseconds(latency.value ?? 0),
+        failingPage: failingPage.page?.value.map { $0 - 1 }))
   }
+}
+
+/// The value of `--failing-page`: a page number, or `none`.
+struct FailingPage: ExpressibleByArgument {
+  /// The page, counted from 1; nil for none.
+  var page: WholeNumber?
+
+  init(page: WholeNumber?) {
+    self.page = page
+  }
+
+  init?(argument: String) {
+    if argument == "none" {
+      page = nil
+    } else if let page = WholeNumber(argument: argument) {
+      self.page = page
+    } else {
+      return nil
+    }
+  }
+
+  var defaultValueDescription: String { page?.description ?? "none" }
+}
+
+/// A whole number as typed, for an option with a range: one too large for `Int` is kept as
+/// text, so that it gets the range error too rather than "invalid value".
+struct WholeNumber: ExpressibleByArgument, CustomStringConvertible {
+  let description: String
+  /// The number, or nil when it does not fit in an `Int`.
+  let value: Int?
+
+  init(_ value: Int) {
+    self.description = String(value)
+    self.value = value
+  }
+
+  init?(argument: String) {
+    let digits =
+      argument.hasPrefix("-") || argument.hasPrefix("+")
+      ? argument.dropFirst() : Substring(argument)
+    guard !digits.isEmpty, digits.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+    self.description = argument
+    self.value = Int(argument)
+  }
+
+  var defaultValueDescription: String { description }
+
+  /// Whether the number is in `range`.
+  func isIn(_ range: ClosedRange<Int>) -> Bool { value.map(range.contains) ?? false }
 }
 
 /// Runs the paging feedback system in the terminal.

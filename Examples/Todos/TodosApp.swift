@@ -29,14 +29,24 @@ final class TodosApp {
   ///
   /// - Parameter recordURL: where to write a recording of the session on quit, if anywhere.
   static func main(file: TodoFile, recordTo recordURL: URL?) async -> Int32 {
+    if let recordURL {
+      do throws(RecordingFile.Failure) {
+        try RecordingFile.checkWritable(recordURL)
+      } catch {
+        printError("error: \(error)")
+        return 1
+      }
+    }
     let todos: IdentifiedArrayOf<Todo>
+    let saver: TodoSaver
     do {
-      todos = try file.load()
+      let loaded = try file.read()
+      todos = loaded.todos
+      saver = TodoSaver(file: file, loaded: loaded.version)
     } catch {
       printError("error: \(error)")
       return 1
     }
-    let saver = TodoSaver(file: file)
     let log = ChangeLogBuffer()
     let recorder = recordURL.map { _ in RecorderOf<Todos>(initialState: Todos.State(todos: todos)) }
     let store = Store(initialState: recorder?.initialState ?? Todos.State(todos: todos)) {
@@ -52,16 +62,31 @@ final class TodosApp {
     let app = TodosApp(store: store, file: file, log: log)
     await Terminal.run(fullScreen: { FullScreenTodos(app: app) }, lines: { LineTodos(app: app) })
     await app.quit()
+    var status: Int32 = 0
     if let recorder, let recordURL {
       do {
-        try recorder.recording.write(to: recordURL)
+        try RecordingFile.write(recorder.recording.jsonData(), to: recordURL)
         print("Recorded \(recorder.stepCount) steps to \(recordURL.path).")
+      } catch let error as RecordingFile.Failure {
+        printError("error: \(error)")
+        status = 1
       } catch {
-        printError("error: could not write the recording to \(recordURL.path): \(error)")
-        return 1
+        printError(
+          "error: the session could not be encoded as JSON, so \(recordURL.path) was not written.")
+        status = 1
       }
     }
-    return 0
+    // NB: said after leaving full screen, so that it stays on the terminal.
+    switch await saver.problem {
+    case nil: break
+    case .savedBeside(let path, let copy)?:
+      printError("error: \(TodoFileError.savedBeside(path: path, copy: copy))")
+      status = 1
+    case let problem?:
+      printError("error: \(problem)\nQuitting: the last changes were not saved.")
+      status = 1
+    }
+    return status
   }
 
   /// Replays a recorded session against today's feature; 0 when it reproduced.
@@ -70,7 +95,12 @@ final class TodosApp {
     do {
       recording = try RecordingOf<Todos>(contentsOf: url)
     } catch {
-      printError("error: can't replay \(url.path): \(error)")
+      // NB: an unreadable file's message names it already.
+      if case .unreadable = error {
+        printError("error: \(error)")
+      } else {
+        printError("error: can't replay \(url.path): \(error)")
+      }
       return 1
     }
     // NB: a replay runs no effects, so the feature's dependencies are never called.

@@ -9,22 +9,35 @@ struct TodosCommand: AsyncParsableCommand {
     commandName: "todos",
     abstract: "A todo list built on Statecraft's Reducer idiom.",
     discussion: """
-      Full screen when run in a terminal; reads one command per line when input is piped \
-      (type 'help' to see them). Todos are saved after every change.
+      Full screen when run in a terminal; one command per line when input is piped.
+      Todos are saved after every change.
+
+      KEYS (full screen):
+        ↑↓ move · space toggle · a add · e edit · d delete · f filter · / search
+        u undo · r redo · s sync · c cancel sync · l log · Ctrl-L redraw · q quit
+      COMMANDS (piped input):
+        add TITLE · edit N TITLE · toggle N · delete N · filter all|active|done
+        search [TEXT] · undo · redo · sync · cancel · wait · list · log · help · quit
+      FILE:
+        $XDG_DATA_HOME/statecraft/todos.json, or ~/.local/share/statecraft/todos.json
+        when XDG_DATA_HOME is unset, empty or relative. --file picks another.
+      ENVIRONMENT:
+        XDG_DATA_HOME  the folder data files go in (an absolute path)
+        HOME           the home folder, used when XDG_DATA_HOME is not
       """
   )
 
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "The JSON file the todos are kept in.", valueName: "path"),
+      "The JSON file the todos are kept in (see FILE above).", valueName: "path"),
     completion: .file())
   var file: String?
 
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "Record the session's actions and states, written to this JSON file on quit.",
+      "Record the session's actions and states to this JSON file (checked at start, written on quit).",
       valueName: "path"),
     completion: .file())
   var record: String?

@@ -35,7 +35,7 @@ public enum TodoCommand: Equatable, Sendable {
         return .failure(Hint("'\(word)' needs the todo's number, as the list shows it."))
       }
       let visible = state.visible
-      guard visible.indices.contains(position - 1) else {
+      guard position >= 1, position <= visible.count else {
         return .failure(
           Hint(
             visible.isEmpty

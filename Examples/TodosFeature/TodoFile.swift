@@ -11,10 +11,28 @@ import IdentifiedCollections
 
 /// The JSON file the todos live in.
 ///
-/// Saving is atomic: the list is written to a temporary file beside the real one, flushed to
-/// disk, then renamed over it, so a crash mid-save leaves the old file or the new one, never half
-/// of one. Loading a file that is corrupt or can't be read throws an error that names the file and
-/// says what to do; the caller must then not save over it.
+/// Saving respects the person's file:
+///
+/// - It is atomic: the list is written to a temporary file beside the real one, flushed to disk,
+///   then renamed over it, so a crash mid-save leaves the old file or the new one, never half of
+///   one. A temporary file left by a crashed run is removed by the next ``load()``.
+/// - The file keeps its mode (a 0600 file stays 0600) and, where the process may, its owner.
+/// - A symbolic link is followed: its target is updated and the link stays a link.
+/// - A read-only file is not overwritten.
+/// - A file that changed on disk since it was loaded (another instance, an editor) is not
+///   overwritten: ``save(_:replacing:)`` throws ``TodoFileError/changedOnDisk(path:)``, and
+///   ``TodoSaver`` then saves the list beside it, so that neither side is lost.
+/// - An advisory lock (`flock` on the file's folder) is held while checking and writing, so two
+///   instances never interleave their saves.
+///
+/// Loading a file that is corrupt or can't be read throws an error that names the file and says
+/// what to do; the caller must then not save over it.
+///
+/// `TodoFileTests` checks each of these (`savingKeepsTheFilesMode`, `savingKeepsTheFilesOwner`,
+/// `savingThroughASymlinkUpdatesItsTargetAndKeepsTheLink`, `aReadOnlyFileIsNotOverwritten`,
+/// `twoAppsOnOneFileLoseNeitherList`, `aChangeMadeInAnEditorIsNotOverwritten`,
+/// `temporaryFilesOfACrashedRunAreRemovedOnTheNextLoad`), and `.ci/check-demos` drives the app
+/// through them, `kill -9` during saves included.
 public struct TodoFile: Sendable {
   /// Where the file is.
   public let url: URL
@@ -24,15 +42,25 @@ public struct TodoFile: Sendable {
   }
 
   /// The default location: `$XDG_DATA_HOME/statecraft/todos.json`, or
-  /// `~/.local/share/statecraft/todos.json` when `XDG_DATA_HOME` is not set.
+  /// `~/.local/share/statecraft/todos.json` when `XDG_DATA_HOME` is not set, empty, or relative
+  /// (the XDG Base Directory specification says to ignore a relative path).
   public static func defaultURL(
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) -> URL {
     let dataHome =
-      environment["XDG_DATA_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+      environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
       ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
       .appendingPathComponent(".local/share")
     return dataHome.appendingPathComponent("statecraft/todos.json")
+  }
+
+  /// The contents of the file as last read or written: what a save expects to find on disk.
+  public struct Version: Equatable, Sendable {
+    /// The file's bytes, or nil when there was no file.
+    let contents: Data?
+
+    /// No file.
+    public static let missing = Version(contents: nil)
   }
 
   /// The file's format: a version number and the todos.
@@ -45,13 +73,23 @@ public struct TodoFile: Sendable {
 
   /// Reads the todos. A missing file is an empty list.
   public func load() throws(TodoFileError) -> IdentifiedArrayOf<Todo> {
-    guard FileManager.default.fileExists(atPath: url.path) else { return [] }
-    let data: Data
-    do {
-      data = try Data(contentsOf: url)
+    try read().todos
+  }
+
+  /// Reads the todos and the version of the file they came from, to pass to
+  /// ``save(_:replacing:)`` or ``TodoSaver/init(file:loaded:)``. A missing file is an empty list.
+  ///
+  /// Temporary files that a crashed run left beside the file are removed first.
+  public func read() throws(TodoFileError) -> (todos: IdentifiedArrayOf<Todo>, version: Version) {
+    let target = Self.resolvingLinks(url.path)
+    removeStaleTemporaryFiles(besides: target)
+    let data: Data?
+    do throws(POSIXFile.Failure) {
+      data = try POSIXFile.read(target)
     } catch {
-      throw .unreadable(path: url.path, reason: "\(error.localizedDescription)")
+      throw .unreadable(path: url.path, reason: error.reason)
     }
+    guard let data else { return ([], .missing) }
     let contents: Contents
     do {
       contents = try JSONDecoder().decode(Contents.self, from: data)
@@ -69,70 +107,185 @@ public struct TodoFile: Sendable {
         throw .corrupt(path: url.path, reason: "two todos have the id \(todo.id)")
       }
     }
-    return todos
+    return (todos, Version(contents: data))
   }
 
-  /// Writes the todos atomically, creating the folder if needed.
-  public func save(_ todos: IdentifiedArrayOf<Todo>) throws {
+  /// Writes the todos atomically, replacing whatever file is there, creating the folder if
+  /// needed. It keeps the file's mode and owner, writes through a symbolic link and leaves a
+  /// read-only file alone, like ``save(_:replacing:)``, but does not check what is on disk:
+  /// an app should save through a ``TodoSaver``, which does.
+  public func save(_ todos: IdentifiedArrayOf<Todo>) throws(TodoFileError) {
+    _ = try save(todos, replacing: nil)
+  }
+
+  /// Writes the todos atomically if the file on disk is still `expected`, creating the folder
+  /// if needed, and returns the version written.
+  ///
+  /// - Throws: ``TodoFileError/changedOnDisk(path:)`` when the file is not `expected` any more
+  ///   (nothing is written), ``TodoFileError/readOnly(path:)`` for a read-only file, and
+  ///   ``TodoFileError/cannotWrite(path:reason:)`` when writing failed (the file is left as it
+  ///   was). Every error names this file, never the temporary one.
+  @discardableResult
+  public func save(
+    _ todos: IdentifiedArrayOf<Todo>, replacing expected: Version
+  ) throws(TodoFileError) -> Version {
+    try save(todos, replacing: .some(expected))
+  }
+
+  private func save(
+    _ todos: IdentifiedArrayOf<Todo>, replacing expected: Version?
+  ) throws(TodoFileError) -> Version {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let data = try encoder.encode(Contents(version: Self.version, todos: Array(todos)))
-    let folder = url.deletingLastPathComponent()
-    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-    let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    guard descriptor >= 0 else { throw TodoFileError.cannotWrite(path: temporary.path, errno) }
-    defer { close(descriptor) }
-    try data.withUnsafeBytes { buffer in
-      var offset = 0
-      while offset < buffer.count {
-        let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
-        guard written > 0 else { throw TodoFileError.cannotWrite(path: temporary.path, errno) }
-        offset += written
+    let data: Data
+    do {
+      data = try encoder.encode(Contents(version: Self.version, todos: Array(todos)))
+    } catch {
+      throw .cannotWrite(path: url.path, reason: "a title could not be encoded as JSON")
+    }
+    let target = Self.resolvingLinks(url.path)
+    let folder = (target as NSString).deletingLastPathComponent
+    do {
+      try FileManager.default.createDirectory(
+        atPath: folder, withIntermediateDirectories: true)
+    } catch {
+      throw .cannotWrite(path: url.path, reason: "its folder \(folder) could not be created")
+    }
+    do throws(POSIXFile.Failure) {
+      return try POSIXFile.withLock(onFolder: folder) { () throws(POSIXFile.Failure) in
+        if let expected {
+          let current = try POSIXFile.read(target)
+          guard current == expected.contents else { throw .changedOnDisk }
+        }
+        try POSIXFile.replace(target, with: data)
+        return Version(contents: data)
+      }
+    } catch {
+      switch error {
+      case .changedOnDisk: throw .changedOnDisk(path: url.path)
+      case .readOnly: throw .readOnly(path: url.path)
+      case .errno, .message: throw .cannotWrite(path: url.path, reason: error.reason)
       }
     }
-    guard fsync(descriptor) == 0 else {
-      throw TodoFileError.cannotWrite(path: temporary.path, errno)
+  }
+
+  /// A file beside this one that does not exist yet, to save a list that can't go here:
+  /// `todos.conflict-1.json`, `todos.conflict-2.json`, …
+  public func conflictCopy() -> TodoFile {
+    let folder = url.deletingLastPathComponent()
+    let stem = url.deletingPathExtension().lastPathComponent
+    let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+    var number = 1
+    while true {
+      let candidate = folder.appendingPathComponent("\(stem).conflict-\(number)\(suffix)")
+      if !POSIXFile.exists(candidate.path) { return TodoFile(url: candidate) }
+      number += 1
     }
-    guard rename(temporary.path, url.path) == 0 else {
-      let code = errno
-      unlink(temporary.path)
-      throw TodoFileError.cannotWrite(path: url.path, code)
+  }
+
+  /// The prefix of this file's temporary files: `.todos.json.` then the process id and `.tmp`.
+  static func temporaryPrefix(of target: String) -> String {
+    ".\((target as NSString).lastPathComponent)."
+  }
+
+  /// Removes the temporary files a crashed run left beside `target`.
+  ///
+  /// NB: every temporary file is created and renamed while its writer holds the folder's lock,
+  /// so one that is there while this run holds the lock belongs to a run that died.
+  private func removeStaleTemporaryFiles(besides target: String) {
+    let folder = (target as NSString).deletingLastPathComponent
+    let prefix = Self.temporaryPrefix(of: target)
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder),
+      names.contains(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".tmp") })
+    else { return }
+    try? POSIXFile.withLock(onFolder: folder) { () throws(POSIXFile.Failure) in
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+        unlink((folder as NSString).appendingPathComponent(name))
+      }
     }
+  }
+
+  /// The path a chain of symbolic links at `path` ends at (which may not exist yet).
+  static func resolvingLinks(_ path: String) -> String {
+    var path = path
+    for _ in 0..<40 {
+      guard let target = POSIXFile.linkTarget(path) else { return path }
+      path =
+        target.hasPrefix("/")
+        ? target
+        : ((path as NSString).deletingLastPathComponent as NSString)
+          .appendingPathComponent(target)
+    }
+    return path
   }
 
   private static func describe(_ error: any Error) -> String {
     switch error {
     case DecodingError.dataCorrupted(let context):
-      return "it is not valid JSON (\(context.debugDescription))"
+      if let underlying = context.underlyingError as? DecodingError {
+        return describe(underlying)
+      }
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return path.isEmpty ? "it is not valid JSON" : "the value at '\(path)' is not valid"
     case DecodingError.keyNotFound(let key, _):
       return "it has no '\(key.stringValue)' field"
     case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
       let path = context.codingPath.map(\.stringValue).joined(separator: ".")
       return "the value at '\(path)' has the wrong type"
     default:
-      return "\(error)"
+      return "it could not be decoded"
     }
   }
 }
 
-/// Why the todo file could not be used.
+/// Why the todo file could not be used. Each message names the file, says what happened and
+/// what to do.
 public enum TodoFileError: Error, Equatable, CustomStringConvertible {
   case unreadable(path: String, reason: String)
   case corrupt(path: String, reason: String)
-  case cannotWrite(path: String, Int32)
+  case cannotWrite(path: String, reason: String)
+  /// The file is read-only; it was not overwritten.
+  case readOnly(path: String)
+  /// The file changed on disk since it was loaded; it was not overwritten.
+  case changedOnDisk(path: String)
+  /// The file changed on disk since it was loaded, so the list was saved to `copy` instead.
+  case savedBeside(path: String, copy: String)
 
   public var description: String {
     switch self {
     case .unreadable(let path, let reason):
-      return "Can't read the todo file \(path): \(reason). It was left as it is."
+      return """
+        Can't read the todo file \(path): \(reason). It was left as it is; check that it is a \
+        file you may read, or pass --file to use another file.
+        """
     case .corrupt(let path, let reason):
       return """
         The todo file \(path) is not a todo list: \(reason). It was left as it is; \
         fix or move it, or pass --file to use another file.
         """
-    case .cannotWrite(let path, let code):
-      return "Can't write \(path): \(String(cString: strerror(code)))."
+    case .cannotWrite(let path, let reason):
+      return """
+        Could not save the todo file \(path): \(reason). It was left as it was; fix that \
+        and make any change to save again.
+        """
+    case .readOnly(let path):
+      return """
+        Could not save the todo file \(path): it is read-only, so it was left as it is. Make it \
+        writable (chmod u+w) and make any change to save again, or pass --file to use another \
+        file.
+        """
+    case .changedOnDisk(let path):
+      return """
+        The todo file \(path) changed on disk since it was loaded (another todos app or an \
+        editor wrote it), so it was not overwritten.
+        """
+    case .savedBeside(let path, let copy):
+      return """
+        The todo file \(path) changed on disk since it was loaded (another todos app or an \
+        editor wrote it), so it was not overwritten: your list is saved to \(copy) instead. \
+        Both are kept; merge them by hand, or restart to load \(path).
+        """
     }
   }
 }
@@ -142,19 +295,72 @@ public enum TodoFileError: Error, Equatable, CustomStringConvertible {
 /// The feature cancels a stale save when a newer one starts. An actor runs one save at a time,
 /// and a save cancelled while it waited for its turn writes nothing, so the file always ends
 /// with the newest list.
+///
+/// When the file changed on disk since it was loaded, the saver does not overwrite it: it saves
+/// the list to a ``TodoFile/conflictCopy()`` beside it from then on, and throws
+/// ``TodoFileError/savedBeside(path:copy:)`` to say so.
 public actor TodoSaver {
-  private let file: TodoFile
-  /// How many saves wrote the file (for tests and the status line).
+  private let original: TodoFile
+  private var file: TodoFile
+  private var version: TodoFile.Version
+  /// How many saves wrote a file (for tests and the status line).
   public private(set) var writes = 0
+  /// Why the last save failed; nil when it succeeded.
+  public private(set) var failure: TodoFileError?
+  /// Where the list is saved since the file changed on disk, if it did.
+  public private(set) var conflictCopy: URL?
 
+  /// A saver that expects `file` as it is now on disk (or missing, when it can't be read).
   public init(file: TodoFile) {
+    self.init(file: file, loaded: (try? file.read().version) ?? .missing)
+  }
+
+  /// - Parameters:
+  ///   - file: the file the todos were loaded from.
+  ///   - loaded: the version ``TodoFile/read()`` returned with them.
+  public init(file: TodoFile, loaded: TodoFile.Version) {
+    self.original = file
     self.file = file
+    self.version = loaded
+  }
+
+  /// Why the latest changes are not in the file the app was started on, if they aren't: the
+  /// last save failed, or the list was saved beside the file because it changed on disk.
+  public var problem: TodoFileError? {
+    failure
+      ?? conflictCopy.map { .savedBeside(path: original.url.path, copy: $0.path) }
   }
 
   /// Writes `todos` unless the calling task was cancelled.
   public func save(_ todos: IdentifiedArrayOf<Todo>) throws {
     try Task.checkCancellation()
-    try file.save(todos)
-    writes += 1
+    do throws(TodoFileError) {
+      do throws(TodoFileError) {
+        version = try file.save(todos, replacing: version)
+      } catch .changedOnDisk {
+        // NB: the copy is new; should another run take its name first, the next name is used.
+        var copy = file.conflictCopy()
+        while true {
+          do throws(TodoFileError) {
+            version = try copy.save(todos, replacing: .missing)
+            break
+          } catch .changedOnDisk {
+            copy = file.conflictCopy()
+          }
+        }
+        file = copy
+        conflictCopy = copy.url
+        writes += 1
+        failure = nil
+        throw TodoFileError.savedBeside(path: original.url.path, copy: copy.url.path)
+      }
+      writes += 1
+      failure = nil
+    } catch .savedBeside(let path, let copy) {
+      throw TodoFileError.savedBeside(path: path, copy: copy)
+    } catch {
+      failure = error
+      throw error
+    }
   }
 }

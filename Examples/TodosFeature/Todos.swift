@@ -31,7 +31,22 @@ public struct Todos: Reducer {
 
     public init(todos: IdentifiedArrayOf<Todo> = []) {
       self.todos = todos
-      self.nextID = (todos.ids.max() ?? 0) + 1
+      // NB: ids come from a file, so the largest may be Int.max: the next one then wraps to 1,
+      // and `takeID()` skips the ids in use.
+      let largest = todos.ids.max() ?? 0
+      self.nextID = largest == .max ? 1 : largest + 1
+    }
+
+    /// An id no todo has: `nextID` when it is free, else the smallest free positive id.
+    mutating func takeID() -> Int {
+      var id = nextID
+      if id <= 0 || todos[id: id] != nil {
+        let used = Set(todos.ids)
+        id = 1
+        while used.contains(id) { id += 1 }
+      }
+      nextID = id == .max ? 1 : id + 1
+      return id
     }
 
     /// The todos the list shows: those the filter and the applied search let through.
@@ -99,8 +114,7 @@ public struct Todos: Reducer {
         state.notice = "A todo needs a title."
         return .none
       }
-      let id = state.nextID
-      state.nextID += 1
+      let id = state.takeID()
       return change(&state) { $0.append(Todo(id: id, title: title)) }
 
     case .edit(let id, let title):
@@ -171,7 +185,7 @@ public struct Todos: Reducer {
       return .none
 
     case .saveFailed(let message):
-      state.notice = "Could not save: \(message)"
+      state.notice = message
       return .none
 
     case .quit:
@@ -218,7 +232,10 @@ public struct Todos: Reducer {
     .run { [save] _ in
       try await save(todos)
     } catch: { error, send in
-      await send(.saveFailed("\(error)"))
+      // NB: a TodoFileError names the file and says what to do; anything else is said plainly.
+      let message =
+        (error as? TodoFileError)?.description ?? "Could not save the todos: \(error)."
+      await send(.saveFailed(message))
     }
     .cancellable(id: CancelID.save, cancelInFlight: true)
   }

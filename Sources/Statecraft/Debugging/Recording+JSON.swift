@@ -21,15 +21,25 @@ extension Recording where State: Codable, Action: Codable {
 
   /// Reads a recording from the JSON that ``jsonData()`` wrote.
   ///
-  /// - Throws: A ``RecordingError`` that says what is wrong and how to fix it: another format
-  ///   version, data that is not a recording, states or actions that no longer decode, or a
-  ///   recording that contradicts itself.
+  /// - Throws: A ``RecordingError`` that says what is wrong and how to fix it: empty data, JSON
+  ///   cut short, data that is not JSON or not a recording, another format version, states or
+  ///   actions that no longer decode, or a recording that contradicts itself.
   public init(jsonData: Data) throws(RecordingError) {
+    // NB: empty and cut-short data are told apart before decoding, so that they are never
+    // blamed on a changed State or Action.
+    switch JSONShape(jsonData) {
+    case .empty: throw .empty
+    case .unfinished: throw .truncated(byteCount: jsonData.count)
+    case .complete: break
+    }
     do {
       self = try JSONDecoder().decode(Recording.self, from: jsonData)
     } catch let error as RecordingError {
       throw error
     } catch {
+      if (try? JSONSerialization.jsonObject(with: jsonData, options: .fragmentsAllowed)) == nil {
+        throw .notJSON
+      }
       throw .undecodable(Self.describe(error))
     }
   }
@@ -41,9 +51,16 @@ extension Recording where State: Codable, Action: Codable {
 
   /// Reads a recording from the JSON file at `url`.
   ///
-  /// - Throws: The error reading the file threw, or a ``RecordingError``.
-  public init(contentsOf url: URL) throws {
-    try self.init(jsonData: Data(contentsOf: url))
+  /// - Throws: A ``RecordingError``: ``RecordingError/unreadable(path:reason:)`` when the file
+  ///   can't be read, or what ``init(jsonData:)`` throws.
+  public init(contentsOf url: URL) throws(RecordingError) {
+    let data: Data
+    do {
+      data = try Data(contentsOf: url)
+    } catch {
+      throw .unreadable(path: url.path, reason: describeFileError(error, at: url))
+    }
+    try self.init(jsonData: data)
   }
 }
 
@@ -99,6 +116,82 @@ extension Recording.Checkpoint: Decodable where State: Decodable {
 }
 
 // MARK: - Helpers
+
+/// Whether data holds JSON that ends: the brackets and quotes it opens are closed.
+enum JSONShape {
+  /// Nothing but white space.
+  case empty
+  /// It stops inside a string, an object or an array.
+  case unfinished
+  /// Every string, object and array it opens is closed (it may still be invalid JSON).
+  case complete
+
+  init(_ data: Data) {
+    var depth = 0
+    var inString = false
+    var escaped = false
+    var sawValue = false
+    for byte in data {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"): continue
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: "{"), UInt8(ascii: "["): depth += 1
+      case UInt8(ascii: "}"), UInt8(ascii: "]"): depth -= 1
+      default: break
+      }
+      sawValue = true
+    }
+    if !sawValue {
+      self = .empty
+    } else if inString || depth > 0 {
+      self = .unfinished
+    } else {
+      self = .complete
+    }
+  }
+}
+
+/// A file error in words ("there is no such file"), never a Foundation error dump.
+func describeFileError(_ error: any Error, at url: URL) -> String {
+  let nsError = error as NSError
+  if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+    underlying.domain == NSPOSIXErrorDomain
+  {
+    return posixWords(Int32(underlying.code))
+  }
+  if nsError.domain == NSPOSIXErrorDomain { return posixWords(Int32(nsError.code)) }
+  if let error = error as? CocoaError {
+    switch error.code {
+    case .fileNoSuchFile, .fileReadNoSuchFile: return "there is no such file"
+    case .fileReadNoPermission: return "permission denied"
+    case .fileReadCorruptFile, .fileReadUnknown:
+      var isFolder: ObjCBool = false
+      if FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder),
+        isFolder.boolValue
+      {
+        return "it is a folder, not a file"
+      }
+      return "reading it failed"
+    default: return "reading it failed"
+    }
+  }
+  return "reading it failed"
+}
+
+private func posixWords(_ code: Int32) -> String {
+  let text = String(cString: strerror(code))
+  return text.prefix(1).lowercased() + text.dropFirst()
+}
 
 let recordingFormatVersion = 1
 

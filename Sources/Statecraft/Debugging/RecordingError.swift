@@ -6,6 +6,16 @@ public enum RecordingError: Error, Equatable, CustomStringConvertible, Localized
   case unsupportedFormatVersion(found: Int, supported: Int)
   /// The data is not a Statecraft recording (it has no format version).
   case notARecording
+  /// The data is empty: nothing was recorded into it (the session that was to write it ended
+  /// before it could, or the file was only created).
+  case empty
+  /// The data stops in the middle of the JSON (after `byteCount` bytes): the file was cut
+  /// short, by a crash while it was written or a copy that did not finish.
+  case truncated(byteCount: Int)
+  /// The data is not JSON at all.
+  case notJSON
+  /// The file at `path` could not be read; `reason` says why, in words.
+  case unreadable(path: String, reason: String)
   /// The data is a recording, but its states or actions could not be decoded: usually `State`
   /// or `Action` changed since it was recorded. The associated text is the decoder's.
   case undecodable(String)
@@ -26,6 +36,27 @@ public enum RecordingError: Error, Equatable, CustomStringConvertible, Localized
       """
       The data is not a Statecraft recording: it has no 'formatVersion'. Pass the JSON that \
       'Recording.jsonData()' or 'Recording.write(to:)' produced.
+      """
+    case .empty:
+      """
+      The recording is empty: nothing was written into it. The session that should have \
+      written it probably ended before it could; record the session again.
+      """
+    case .truncated(let byteCount):
+      """
+      The recording is cut short: its JSON stops after \(byteCount) bytes, in the middle. It \
+      was probably being written or copied when that stopped; record the session again, or \
+      copy the whole file.
+      """
+    case .notJSON:
+      """
+      The data is not a Statecraft recording: it is not JSON. Pass the JSON that \
+      'Recording.jsonData()' or 'Recording.write(to:)' produced.
+      """
+    case .unreadable(let path, let reason):
+      """
+      The recording \(path) can't be read: \(reason). Check the path, and that it is a file \
+      you may read.
       """
     case .undecodable(let reason):
       """

@@ -57,5 +57,47 @@ extension Engine {
       #expect(reason.contains("step 2"))
       #expect(error?.description.contains("record the session again") == true)
     }
+
+    @Test(arguments: ["", "  \n"])
+    func anEmptyRecordingIsReportedAsEmpty(json: String) {
+      let error = read(json)
+      #expect(error == .empty)
+      #expect(error?.description.contains("The recording is empty") == true)
+      #expect(error?.description.contains("'State' or 'Action'") == false)
+    }
+
+    @Test func aRecordingCutShortIsReportedAsTruncated() throws {
+      let whole =
+        #"{"actions":[{"add":{"_0":1}}],"checkpoints":[],"formatVersion":1,"initialState":{"count":0,"notes":["a \"q\" }"]},"stateInterval":1}"#
+      #expect(read(whole) == nil)
+      for length in [1, 20, 60, 100, whole.utf8.count - 1] {
+        let cut = String(decoding: Array(whole.utf8.prefix(length)), as: UTF8.self)
+        let error = read(cut)
+        #expect(error == .truncated(byteCount: length), "cut at \(length)")
+        #expect(error?.description.contains("cut short") == true)
+        #expect(error?.description.contains("'State' or 'Action'") == false)
+      }
+    }
+
+    @Test func dataThatIsNotJSON() {
+      let error = read("hello, world")
+      #expect(error == .notJSON)
+      #expect(error?.description.contains("'State' or 'Action'") == false)
+    }
+
+    @Test func aFileThatCannotBeReadIsSaidInWords() throws {
+      let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "statecraft-missing-\(UUID().uuidString).json")
+      #expect {
+        _ = try TallyRecording(contentsOf: url)
+      } throws: { error in
+        guard case .unreadable(let path, let reason) = error as? RecordingError else {
+          return false
+        }
+        let message = String(describing: error)
+        return path == url.path && reason.contains("no such file")
+          && !message.contains("Domain") && message.hasSuffix(".")
+      }
+    }
   }
 }

@@ -26,6 +26,12 @@ extension Engine {
           == .failure(.init("'toggle' needs the todo's number, as the list shows it.")))
     }
 
+    @Test(arguments: ["0", "-1", "-9223372036854775808", "9223372036854775807"])
+    func aNumberOutsideTheListNeverOverflows(number: String) {
+      #expect(
+        parse("toggle \(number)") == .failure(.init("There is no todo \(number); pick 1 to 1.")))
+    }
+
     @Test func wordsBecomeActionsOrAppCommands() {
       #expect(parse("add Buy bread") == .success(.send(.add("Buy bread"))))
       #expect(parse("filter done") == .success(.send(.setFilter(.done))))

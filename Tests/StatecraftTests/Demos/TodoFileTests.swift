@@ -80,6 +80,179 @@ extension Engine {
           == "/data/statecraft/todos.json")
     }
 
+    @Test(arguments: ["data", "./data", "", "~/data"])
+    func aRelativeDataHomeIsIgnored(dataHome: String) {
+      #expect(
+        TodoFile.defaultURL(environment: ["HOME": "/home/ada", "XDG_DATA_HOME": dataHome]).path
+          == "/home/ada/.local/share/statecraft/todos.json")
+    }
+
+    // MARK: - Saving respects the person's file
+
+    func mode(_ path: String) throws -> Int {
+      try #require(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int)
+    }
+
+    func write(_ text: String, to url: URL) throws {
+      try FileManager.default.createDirectory(
+        at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data(text.utf8).write(to: url)
+    }
+
+    @Test(arguments: [0o600, 0o640, 0o664])
+    func savingKeepsTheFilesMode(mode expected: Int) async throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try file.save(todos)
+      try FileManager.default.setAttributes(
+        [.posixPermissions: expected], ofItemAtPath: file.url.path)
+      let saver = TodoSaver(file: file)
+      try await saver.save([])
+      #expect(try mode(file.url.path) == expected)
+      #expect(try file.load() == [])
+    }
+
+    /// NB: only root may give a file to someone else, so this runs as root (as CI does).
+    @Test(.enabled(if: geteuid() == 0))
+    func savingKeepsTheFilesOwner() throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try file.save(todos)
+      #expect(chown(file.url.path, 65534, 65534) == 0)
+      try file.save([])
+      let attributes = try FileManager.default.attributesOfItem(atPath: file.url.path)
+      #expect(attributes[.ownerAccountID] as? Int == 65534)
+      #expect(attributes[.groupOwnerAccountID] as? Int == 65534)
+    }
+
+    @Test func savingThroughASymlinkUpdatesItsTargetAndKeepsTheLink() throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let target = folder.appendingPathComponent("elsewhere/real.json")
+      try TodoFile(url: target).save(todos)
+      try FileManager.default.createDirectory(
+        at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try FileManager.default.createSymbolicLink(
+        atPath: file.url.path, withDestinationPath: "../elsewhere/real.json")
+      #expect(try file.load() == todos)
+      try file.save([])
+      #expect(
+        try FileManager.default.destinationOfSymbolicLink(atPath: file.url.path)
+          == "../elsewhere/real.json")
+      #expect(try TodoFile(url: target).load() == [])
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: target.deletingLastPathComponent().path)
+          == ["real.json"])
+    }
+
+    /// NB: CI runs as root, who may write any file; the check reads the mode bits, so a file
+    /// whose owner made it read-only is left alone by root too.
+    @Test func aReadOnlyFileIsNotOverwritten() throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try file.save(todos)
+      let before = try Data(contentsOf: file.url)
+      try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file.url.path)
+      let error = #expect(throws: TodoFileError.self) { try file.save([]) }
+      #expect(error == .readOnly(path: file.url.path))
+      #expect(try Data(contentsOf: file.url) == before)
+      #expect(try mode(file.url.path) == 0o444)
+      let message = try #require(error).description
+      #expect(message.contains(file.url.path) && message.contains("read-only"))
+    }
+
+    @Test func twoAppsOnOneFileLoseNeitherList() async throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try file.save([])
+      let first = TodoSaver(file: file)
+      let second = TodoSaver(file: file)
+      let milk = Todo(id: 1, title: "Buy milk")
+      let dog = Todo(id: 1, title: "Walk the dog")
+      try await first.save([milk])
+      let error = await #expect(throws: TodoFileError.self) { try await second.save([dog]) }
+      let copy = file.url.deletingLastPathComponent().appendingPathComponent(
+        "todos.conflict-1.json")
+      #expect(error == .savedBeside(path: file.url.path, copy: copy.path))
+      #expect(try file.load() == [milk])
+      #expect(try TodoFile(url: copy).load() == [dog])
+      // Each goes on saving where it did, without losing the other's list.
+      try await second.save([dog, Todo(id: 2, title: "Call mum")])
+      try await first.save([milk, Todo(id: 2, title: "Pay rent")])
+      #expect(try file.load().map(\.title) == ["Buy milk", "Pay rent"])
+      #expect(try TodoFile(url: copy).load().map(\.title) == ["Walk the dog", "Call mum"])
+      #expect(await second.problem == .savedBeside(path: file.url.path, copy: copy.path))
+      #expect(await first.problem == nil)
+    }
+
+    @Test func aChangeMadeInAnEditorIsNotOverwritten() async throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try file.save(todos)
+      let (loaded, version) = try file.read()
+      let saver = TodoSaver(file: file, loaded: version)
+      let edited = #"{"todos":[{"id":3,"isDone":false,"title":"Typed in an editor"}],"version":1}"#
+      try write(edited, to: file.url)
+      await #expect(throws: TodoFileError.self) { try await saver.save(loaded) }
+      #expect(try String(contentsOf: file.url, encoding: .utf8) == edited)
+      let names = try FileManager.default.contentsOfDirectory(
+        atPath: file.url.deletingLastPathComponent().path)
+      #expect(names.sorted() == ["todos.conflict-1.json", "todos.json"])
+    }
+
+    @Test func temporaryFilesOfACrashedRunAreRemovedOnTheNextLoad() throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try file.save(todos)
+      let data = file.url.deletingLastPathComponent()
+      try write("half a li", to: data.appendingPathComponent(".todos.json.4242.tmp"))
+      try write("someone else's", to: data.appendingPathComponent("notes.tmp"))
+      #expect(try file.load() == todos)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: data.path).sorted()
+          == ["notes.tmp", "todos.json"])
+    }
+
+    @Test func aFailedSaveNamesTheFileNeverTheTemporaryOne() async throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try file.save(todos)
+      // NB: a folder where the temporary file goes makes the save fail, even for root.
+      let data = file.url.deletingLastPathComponent()
+      try FileManager.default.createDirectory(
+        at: data.appendingPathComponent(".todos.json.\(getpid()).tmp"),
+        withIntermediateDirectories: true)
+      let saver = TodoSaver(file: file)
+      let error = await #expect(throws: TodoFileError.self) { try await saver.save([]) }
+      let message = try #require(error).description
+      #expect(message.hasPrefix("Could not save the todo file \(file.url.path): "))
+      #expect(!message.contains(".tmp"))
+      #expect(await saver.problem == error)
+      #expect(try file.load() == todos)
+    }
+
+    @Test func aSaveThatSucceedsAfterAFailureClearsTheProblem() async throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try file.save(todos)
+      try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file.url.path)
+      let saver = TodoSaver(file: file)
+      await #expect(throws: TodoFileError.self) { try await saver.save([]) }
+      #expect(await saver.problem == .readOnly(path: file.url.path))
+      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.url.path)
+      try await saver.save([])
+      #expect(await saver.problem == nil)
+    }
+
+    @Test func messagesAreSentencesWithoutFoundationDumps() throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let errors: [TodoFileError] = [
+        .unreadable(path: "/p", reason: "permission denied"),
+        .corrupt(path: "/p", reason: "it is not valid JSON"),
+        .cannotWrite(path: "/p", reason: "writing it failed (no space left on device)"),
+        .readOnly(path: "/p"), .changedOnDisk(path: "/p"),
+        .savedBeside(path: "/p", copy: "/q"),
+      ]
+      try write("not json", to: file.url)
+      let corrupt = #expect(throws: TodoFileError.self) { try file.load() }
+      for error in errors + [corrupt].compactMap(\.self) {
+        let message = error.description
+        #expect(message.hasSuffix(".") && !message.hasSuffix(".."), "\(message)")
+        #expect(!message.contains("Domain") && !message.contains("UserInfo"), "\(message)")
+      }
+    }
+
     @Test func aSaveCancelledBeforeItsTurnWritesNothing() async throws {
       defer { try? FileManager.default.removeItem(at: folder) }
       let saver = TodoSaver(file: file)

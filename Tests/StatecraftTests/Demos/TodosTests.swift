@@ -31,6 +31,18 @@ extension Engine {
       #expect(saved.value == [[milk]])
     }
 
+    @Test func idsReadFromAFileNeverOverflow() async {
+      let last = Todo(id: .max, title: "Last")
+      let store = makeStore([Todo(id: 1, title: "First"), last])
+      await store.send(.add("Next")) {
+        $0.todos.append(Todo(id: 2, title: "Next"))
+        $0.nextID = 3
+        $0.undoStack = [[Todo(id: 1, title: "First"), last]]
+      }
+      await store.finish()
+      #expect(saved.value.last?.ids.elements == [1, .max, 2])
+    }
+
     @Test func aTodoWithoutATitleIsRefusedWithANotice() async {
       let store = makeStore()
       await store.send(.add("   ")) { $0.notice = "A todo needs a title." }
@@ -192,7 +204,9 @@ extension Engine {
         $0.nextID = 2
         $0.undoStack = [[]]
       }
-      await store.receive(.saveFailed("disk full")) { $0.notice = "Could not save: disk full" }
+      await store.receive(.saveFailed("Could not save the todos: disk full.")) {
+        $0.notice = "Could not save the todos: disk full."
+      }
       await store.finish()
     }
   }

@@ -1,0 +1,221 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Musl)
+  import Musl
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The few file operations the todo file needs, on the POSIX calls, so that every failure is an
+/// `errno` said in words (never a Foundation error dump) and a file's mode, owner and links are
+/// handled on purpose.
+enum POSIXFile {
+  /// Why an operation failed.
+  enum Failure: Error, Equatable {
+    /// A call failed with `code`; `context` says what was being done, in words.
+    case errno(Int32, context: String)
+    /// Something other than a call failed, said in words.
+    case message(String)
+    /// The file is read-only.
+    case readOnly
+    /// The file is not what the caller expected.
+    case changedOnDisk
+
+    /// What happened, in words, to follow "Could not save FILE: ".
+    var reason: String {
+      switch self {
+      case .errno(let code, let context): return "\(context) (\(POSIXFile.words(for: code)))"
+      case .message(let message): return message
+      case .readOnly: return "it is read-only"
+      case .changedOnDisk: return "it changed on disk"
+      }
+    }
+  }
+
+  /// `strerror`, starting in lower case: "no space left on device".
+  static func words(for code: Int32) -> String {
+    let text = String(cString: strerror(code))
+    return text.prefix(1).lowercased() + text.dropFirst()
+  }
+
+  /// Whether anything (a file, a folder, a dangling link) is at `path`.
+  static func exists(_ path: String) -> Bool {
+    var info = stat()
+    return lstat(path, &info) == 0
+  }
+
+  /// What the symbolic link at `path` points to, or nil when `path` is not a link.
+  static func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let count = readlink(path, &buffer, buffer.count - 1)
+    guard count > 0 else { return nil }
+    return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+  }
+
+  /// The whole file at `path`, or nil when there is none.
+  static func read(_ path: String) throws(Failure) -> Data? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else {
+      let code = errno
+      if code == ENOENT { return nil }
+      throw .errno(code, context: "it could not be opened")
+    }
+    defer { close(descriptor) }
+    var info = stat()
+    if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+      throw .message("it is a folder, not a file")
+    }
+    var data = Data()
+    var buffer = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+      let count = buffer.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 {
+        if errno == EINTR { continue }
+        throw .errno(errno, context: "reading it failed")
+      }
+      if count == 0 { return data }
+      data.append(contentsOf: buffer[0..<count])
+    }
+  }
+
+  /// Runs `body` holding an exclusive advisory lock (`flock`) on `folder`.
+  ///
+  /// NB: the lock is on the folder, not on the file, because saving replaces the file: a lock
+  /// on the old file would not stop a writer that opened the new one. It is released when the
+  /// process dies, so a crashed run never leaves it held.
+  static func withLock<T>(
+    onFolder folder: String, _ body: () throws(Failure) -> T
+  ) throws(Failure) -> T {
+    let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard descriptor >= 0 else { throw .errno(errno, context: "its folder could not be opened") }
+    defer { close(descriptor) }
+    while flock(descriptor, LOCK_EX) != 0 {
+      guard errno == EINTR else { throw .errno(errno, context: "its folder could not be locked") }
+    }
+    defer { flock(descriptor, LOCK_UN) }
+    return try body()
+  }
+
+  /// Replaces the file at `target` (not a link) with `data`: written to a temporary file in the
+  /// same folder, flushed, then renamed over it. The file keeps its mode, and its owner where
+  /// the process may set it. A read-only file is left alone.
+  ///
+  /// Call it holding ``withLock(onFolder:_:)`` on the folder: a temporary file found while the
+  /// lock is held belongs to a run that died.
+  static func replace(_ target: String, with data: Data) throws(Failure) {
+    var info = stat()
+    let exists = stat(target, &info) == 0
+    if exists {
+      if info.st_mode & S_IFMT == S_IFDIR { throw .message("it is a folder, not a file") }
+      // NB: root may write any file, so `access` alone would let it overwrite a file whose
+      // owner made it read-only; the mode bits say what the owner meant.
+      if info.st_mode & 0o222 == 0 || access(target, W_OK) != 0 { throw .readOnly }
+    }
+    let folder = (target as NSString).deletingLastPathComponent
+    let temporary = (folder as NSString).appendingPathComponent(
+      "\(TodoFile.temporaryPrefix(of: target))\(getpid()).tmp")
+    unlink(temporary)
+    let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else {
+      throw .errno(errno, context: "no new file could be written in its folder \(folder)")
+    }
+    var closed = false
+    defer { if !closed { close(descriptor) } }
+    do throws(Failure) {
+      if exists {
+        // NB: the owner first, since changing it may clear the set-id bits of the mode.
+        if info.st_uid != geteuid() || info.st_gid != getegid() {
+          _ = fchown(descriptor, info.st_uid, info.st_gid)
+        }
+        guard fchmod(descriptor, info.st_mode & 0o7777) == 0 else {
+          throw .errno(errno, context: "its mode could not be kept")
+        }
+      }
+      let writeError: Int32? = data.withUnsafeBytes { buffer in
+        var offset = 0
+        while offset < buffer.count {
+          let written = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+          if written < 0, errno == EINTR { continue }
+          guard written > 0 else { return written < 0 ? errno : EIO }
+          offset += written
+        }
+        return nil
+      }
+      if let writeError { throw .errno(writeError, context: "writing it failed") }
+      guard fsync(descriptor) == 0 else { throw .errno(errno, context: "writing it failed") }
+      closed = true
+      guard close(descriptor) == 0 else { throw .errno(errno, context: "writing it failed") }
+      guard rename(temporary, target) == 0 else {
+        throw .errno(errno, context: "it could not be replaced")
+      }
+    } catch {
+      unlink(temporary)
+      throw error
+    }
+    // NB: the rename itself is durable only once the folder is flushed.
+    let folderDescriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    if folderDescriptor >= 0 {
+      fsync(folderDescriptor)
+      close(folderDescriptor)
+    }
+  }
+}
+
+/// `read(2)`, under a name that the enum's own `read` does not hide.
+private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int
+{
+  read(descriptor, buffer, count)
+}
+
+/// The file a session is recorded to (`todos --record PATH`): checked when the app starts, so
+/// that a path that can't be written fails at once rather than at quit, and written like the
+/// todo file (a temporary file renamed over it, its mode kept).
+public enum RecordingFile {
+  /// Why the recording can't be written to `path`, in words: "its folder /x does not exist".
+  public struct Failure: Error, Equatable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+
+    public var description: String {
+      "Can't record to \(path): \(reason). Pass --record a path in a folder you can write to."
+    }
+  }
+
+  /// Checks that a recording can be written to `url`, leaving nothing behind.
+  public static func checkWritable(_ url: URL) throws(Failure) {
+    let target = TodoFile.resolvingLinks(url.path)
+    let folder = (target as NSString).deletingLastPathComponent
+    func fail(_ reason: String) -> Failure { Failure(path: url.path, reason: reason) }
+    var info = stat()
+    guard stat(folder, &info) == 0 else {
+      if errno == ENOENT { throw fail("its folder \(folder) does not exist") }
+      throw fail("its folder \(folder) can't be used (\(POSIXFile.words(for: errno)))")
+    }
+    guard info.st_mode & S_IFMT == S_IFDIR else { throw fail("\(folder) is not a folder") }
+    if stat(target, &info) == 0 {
+      if info.st_mode & S_IFMT == S_IFDIR { throw fail("it is a folder, not a file") }
+      if info.st_mode & 0o222 == 0 || access(target, W_OK) != 0 { throw fail("it is read-only") }
+      guard access(folder, W_OK | X_OK) == 0 else {
+        throw fail("its folder \(folder) is not writable")
+      }
+      return
+    }
+    let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
+    guard descriptor >= 0 else {
+      throw fail("it can't be created (\(POSIXFile.words(for: errno)))")
+    }
+    close(descriptor)
+    unlink(target)
+  }
+
+  /// Writes `data` to `url` (through a symbolic link to its target), replacing the file.
+  public static func write(_ data: Data, to url: URL) throws(Failure) {
+    do throws(POSIXFile.Failure) {
+      try POSIXFile.replace(TodoFile.resolvingLinks(url.path), with: data)
+    } catch {
+      throw Failure(path: url.path, reason: error.reason)
+    }
+  }
+}
