@@ -41,13 +41,21 @@ public final class TestStore<State, Action, Output> {
   /// and ``finish(timeout:fileID:filePath:line:column:)`` wait for effects, by default.
   public var timeout: Duration = .seconds(1)
 
+  /// The state: as the last assertion left it when exhaustive, the store's current state when
+  /// not (`exhaustivity = .off`).
+  public var state: State {
+    exhaustivity == .on ? assertedState : harness.currentState
+  }
+
   /// The state as the last assertion left it.
-  public internal(set) var state: State
+  var assertedState: State {
+    get { harness.assertedState }
+    set { harness.assertedState = newValue }
+  }
 
   let harness: Harness<State, Action, Output>
 
   init(initialState: State, harness: Harness<State, Action, Output>) {
-    self.state = initialState
     self.harness = harness
   }
 
@@ -59,7 +67,8 @@ public final class TestStore<State, Action, Output> {
     MainActor.assumeIsolated {
       guard !harness.isFinished else { return }
       harness.isFinished = true
-      harness.checkEnd(location: harness.creation, waited: false)
+      let running = harness.runtime.activeEffectCount
+      harness.checkEnd(running: running, location: harness.creation, waited: false)
       harness.teardown()
     }
   }
@@ -84,6 +93,9 @@ public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action, R.Action
 
 extension TestStore where Action == Output {
   /// A test store that runs the reducer built by `reducer`.
+  ///
+  /// `send` asserts the state right after the sent action; the actions its effects send back
+  /// (`.send` effects included) are asserted with `receive`.
   public convenience init<R: Reducer<State, Action>>(
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R,
@@ -94,20 +106,20 @@ extension TestStore where Action == Output {
   ) {
     let reducer = reducer()
     typealias Event = ReducerTestEvent<Action>
-    let reduce: (inout State, Event) -> Effect<Event> = { state, event in
-      switch event {
-      case .sent(let action), .received(let action):
-        return reducer.reduce(into: &state, action: action).map { Event.received($0) }
-      }
-    }
     let harness = Harness<State, Action, Output>(
       initialState: initialState,
-      reduce: reduce,
+      reduce: { state, event in
+        switch event {
+        case .sent(let action), .received(let action):
+          return reducer.reduce(into: &state, action: action).map { Event.received($0) }
+        }
+      },
       embed: { Event.sent($0) },
       output: { (event: Event) -> Output? in
         if case .received(let output) = event { return output }
         return nil
       },
+      sendAsserts: .sentAction,
       creation: Location(fileID: fileID, filePath: filePath, line: line, column: column)
     )
     self.init(initialState: initialState, harness: harness)
@@ -121,8 +133,14 @@ enum ReducerTestEvent<Action> {
 }
 
 extension TestStore {
-  /// A test store that runs a reactor. Synchronous mutations apply as part of the action;
-  /// mutations from asynchronous work are asserted with `receive`.
+  /// A test store that runs a reactor.
+  ///
+  /// `send` asserts the state as a live store shows it when `send` returns: after every
+  /// mutation applied synchronously (the action's own, and those of the actions
+  /// `transform(action:)` rewrote it into). Mutations applied later (by asynchronous work, or
+  /// by an action that `transform(action:)` delayed) are asserted with `receive`, one mutation
+  /// at a time. The routes the reactor publishes are asserted with
+  /// ``receive(route:fileID:filePath:line:column:)``.
   public convenience init<R: Reactor>(
     initialState: State,
     reactor: R,
@@ -131,22 +149,33 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) where R.State == State, R.Action == Action, R.Mutation == Output {
-    let reducer = ReactorReducer(reactor: reactor, routes: RouteHub())
+    let recorder = Recorder<State, Output>()
+    let routes = RouteHub()
+    routes.observe { route in
+      MainActor.assumeIsolated { recorder.routes.append(route) }
+    }
+    let reducer = ReactorReducer(reactor: reactor, routes: routes) { mutation, before, after in
+      MainActor.assumeIsolated { recorder.record(mutation, before: before, after: after) }
+    }
     self.init(
       initialState: initialState,
       harness: Harness(
         initialState: initialState,
+        recorder: recorder,
         reduce: { reducer.reduce(into: &$0, action: $1) },
         embed: { .action($0) },
-        output: { if case .mutation(let mutation) = $0 { mutation } else { nil } },
+        output: { _ in nil },
+        sendAsserts: .wholeBatch,
         creation: Location(fileID: fileID, filePath: filePath, line: line, column: column),
         start: .subscribe
       ))
   }
 
   /// A test store that runs a feedback system. The loop starts now (the feedbacks see the
-  /// initial state) and stops at ``finish(timeout:fileID:filePath:line:column:)``; events the
-  /// feedbacks send are asserted with `receive`.
+  /// initial state); events the feedbacks send are asserted with `receive`.
+  ///
+  /// ``finish(timeout:fileID:filePath:line:column:)`` first waits for the feedbacks in flight,
+  /// so that the events they send must be received too, and then stops the loop.
   public convenience init<S: FeedbackSystem>(
     initialState: State,
     system: S,
@@ -163,6 +192,7 @@ extension TestStore {
         reduce: { reducer.reduce(into: &$0, action: $1) },
         embed: { .event($0) },
         output: { if case .feedback(let event) = $0 { event } else { nil } },
+        sendAsserts: .sentAction,
         creation: Location(fileID: fileID, filePath: filePath, line: line, column: column),
         start: .start,
         stop: .stop
