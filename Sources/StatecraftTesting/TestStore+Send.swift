@@ -52,6 +52,7 @@ extension TestStore {
         harness.received.removeAll()
       }
     }
+    if exhaustivity != .on { base = harness.currentState }
     let (task, actual) = harness.send(action)
     checkState(
       base: base, expected: assert, actual: actual,
@@ -147,13 +148,7 @@ extension TestStore {
           (Expected: −, Actual: +)
           """)
       } else if update != nil, diff(base, actual) == nil {
-        location.fail(
-          """
-          Expected the state to change after \(what), but no change occurred.
-
-          The assertion closure made no change to the state it was given. If no change is \
-          expected, omit the closure.
-          """)
+        failNoChange(after: what, location: location)
       }
     case .off(let showSkippedAssertions):
       // NB: not exhaustive: apply the assertion to the actual state; only what it set is checked.
@@ -168,6 +163,8 @@ extension TestStore {
 
           (Expected: −, Actual: +)
           """)
+      } else if update != nil, diff(base, actual) == nil {
+        failNoChange(after: what, location: location)
       } else if showSkippedAssertions,
         let difference = diff(expected, actual, format: .proportional)
       {
@@ -181,6 +178,16 @@ extension TestStore {
           """)
       }
     }
+  }
+
+  private func failNoChange(after what: String, location: Location) {
+    location.fail(
+      """
+      Expected the state to change after \(what), but no change occurred.
+
+      The assertion closure describes a change, but the state is the same as before. If no \
+      change is expected, omit the closure.
+      """)
   }
 
   func skip(_ message: String, location: Location) {

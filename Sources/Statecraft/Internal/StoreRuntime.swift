@@ -117,7 +117,9 @@ package final class StoreRuntime {
   func cancelEffect(_ token: UInt64) {
     guard let effect = running[token] else { return }
     effect.task.cancel()
-    if cancelledTokens.insert(token).inserted { changeCount &+= 1 }
+    guard cancelledTokens.insert(token).inserted else { return }
+    changeCount &+= 1
+    resumeChangeWaiters()
   }
 
   // MARK: - Waiting for effects (test stores)

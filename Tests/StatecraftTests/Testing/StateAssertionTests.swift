@@ -39,6 +39,15 @@ extension Engine {
       await store.finish()
     }
 
+    @Test func aNonExhaustiveAssertionOfAChangeThatDidNotHappenFails() async {
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      store.exhaustivity = .off
+      await expectOneFailure(containing: ["Expected the state to change", "no change occurred"]) {
+        await store.send(.noop) { $0.count = 0 }
+      }
+      await store.finish()
+    }
+
     @Test func storeAssertChecksTheCurrentState() async {
       let store = TestStore(initialState: Feature.State()) { Feature() }
       store.exhaustivity = .off
