@@ -49,7 +49,7 @@ extension TestStore {
       if strict {
         location.fail(
           """
-          There were no received outputs to skip.
+          There were no received actions to skip.
 
           Remove the call, or pass 'strict: false' where there may be none.
           """)

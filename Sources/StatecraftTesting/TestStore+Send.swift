@@ -100,9 +100,13 @@ extension TestStore {
   ///
   /// ```swift
   /// store.exhaustivity = .off
-  /// await store.send(.refresh)
-  /// store.assert { $0.isLoading = true }
+  /// await clock.advance(by: .seconds(3))
+  /// store.assert { $0.ticks = 3 }
   /// ```
+  ///
+  /// The current state includes the changes of outputs not yet received; they stay receivable,
+  /// and receiving one then checks only the change it made. Unlike `send` and `receive`, a
+  /// closure that changes nothing is fine here, as in TCA.
   public func assert(
     _ update: @escaping (_ state: inout State) throws -> Void,
     fileID: StaticString = #fileID,
@@ -113,7 +117,9 @@ extension TestStore {
     let actual = harness.currentState
     checkState(
       base: assertedState, expected: update, actual: actual, after: "the last assertion",
-      location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: Location(fileID: fileID, filePath: filePath, line: line, column: column),
+      requiresChange: false)
+    for index in harness.received.indices { harness.received[index].isStale = true }
     assertedState = actual
   }
 
@@ -123,7 +129,8 @@ extension TestStore {
     expected update: ((inout State) throws -> Void)?,
     actual: State,
     after what: String,
-    location: Location
+    location: Location,
+    requiresChange: Bool = true
   ) {
     var expected = base
     do {
@@ -147,7 +154,7 @@ extension TestStore {
 
           (Expected: −, Actual: +)
           """)
-      } else if update != nil, diff(base, actual) == nil {
+      } else if requiresChange, update != nil, diff(base, actual) == nil {
         failNoChange(after: what, location: location)
       }
     case .off(let showSkippedAssertions):
@@ -163,7 +170,7 @@ extension TestStore {
 
           (Expected: −, Actual: +)
           """)
-      } else if update != nil, diff(base, actual) == nil {
+      } else if requiresChange, update != nil, diff(base, actual) == nil {
         failNoChange(after: what, location: location)
       } else if showSkippedAssertions,
         let difference = diff(expected, actual, format: .proportional)
@@ -183,10 +190,10 @@ extension TestStore {
   private func failNoChange(after what: String, location: Location) {
     location.fail(
       """
-      Expected the state to change after \(what), but no change occurred.
+      Expected state to change, but no change occurred.
 
-      The assertion closure describes a change, but the state is the same as before. If no \
-      change is expected, omit the closure.
+      The assertion closure given for \(what) describes a change, but the state is the same as \
+      before. If no change is expected, omit the closure.
       """)
   }
 

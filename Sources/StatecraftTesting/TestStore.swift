@@ -41,13 +41,10 @@ public final class TestStore<State, Action, Output> {
   /// and ``finish(timeout:fileID:filePath:line:column:)`` wait for effects, by default.
   public var timeout: Duration = .seconds(1)
 
-  /// The state: as the last assertion left it when exhaustive, the store's current state when
-  /// not (`exhaustivity = .off`).
-  public var state: State {
-    exhaustivity == .on ? assertedState : harness.currentState
-  }
+  /// The state as the last assertion left it: after the last `send`, `receive`, `assert` or
+  /// `skipReceivedActions()`, as in TCA. Outputs not yet received are not applied to it.
+  public var state: State { assertedState }
 
-  /// The state as the last assertion left it.
   var assertedState: State {
     get { harness.assertedState }
     set { harness.assertedState = newValue }

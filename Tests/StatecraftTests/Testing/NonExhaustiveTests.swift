@@ -36,7 +36,10 @@ extension Engine {
       let store = TestStore(initialState: Feature.State()) { Feature(clock: TestClock()) }
       store.exhaustivity = .off
       await store.send(.increment) { $0.count = 1 }
+      #expect(store.state.count == 1)
       await store.send(.increment) { $0.count = 44 }
+      #expect(store.state.count == 44)
+      await store.skipReceivedActions()
       #expect(store.state.count == 86)
       await store.finish()
     }

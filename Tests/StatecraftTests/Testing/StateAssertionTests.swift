@@ -24,7 +24,7 @@ extension Engine {
 
     @Test func anAssertionOfAChangeThatDidNotHappenFails() async {
       let store = TestStore(initialState: Feature.State()) { Feature() }
-      await expectOneFailure(containing: ["Expected the state to change", "no change occurred"]) {
+      await expectOneFailure(containing: ["Expected state to change, but no change occurred"]) {
         await store.send(.noop) { $0.count = 0 }
       }
       await store.finish()
@@ -33,7 +33,7 @@ extension Engine {
     @Test func aReceiveAssertingAChangeThatDidNotHappenFails() async {
       let store = TestStore(initialState: Feature.State(count: 42)) { Feature() }
       await store.send(.load)
-      await expectOneFailure(containing: ["Expected the state to change", "no change occurred"]) {
+      await expectOneFailure(containing: ["Expected state to change, but no change occurred"]) {
         await store.receive(.loaded(42)) { $0.count = 42 }
       }
       await store.finish()
@@ -42,7 +42,7 @@ extension Engine {
     @Test func aNonExhaustiveAssertionOfAChangeThatDidNotHappenFails() async {
       let store = TestStore(initialState: Feature.State()) { Feature() }
       store.exhaustivity = .off
-      await expectOneFailure(containing: ["Expected the state to change", "no change occurred"]) {
+      await expectOneFailure(containing: ["Expected state to change, but no change occurred"]) {
         await store.send(.noop) { $0.count = 0 }
       }
       await store.finish()

@@ -70,10 +70,10 @@ extension Engine {
 
     @Test func strictSkipsFailWhenThereIsNothingToSkip() async {
       let store = TestStore(initialState: Feature.State()) { Feature() }
-      await expectOneFailure(containing: ["no received outputs to skip"]) {
+      await expectOneFailure(containing: ["There were no received actions to skip."]) {
         await store.skipReceivedActions()
       }
-      await expectOneFailure(containing: ["no in-flight effects to skip"]) {
+      await expectOneFailure(containing: ["There were no in-flight effects to skip."]) {
         await store.skipInFlightEffects()
       }
       await store.skipReceivedActions(strict: false)
