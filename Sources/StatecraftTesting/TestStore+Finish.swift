@@ -20,9 +20,9 @@ extension TestStore {
   ) async {
     guard !harness.isFinished else { return }
     _ = await harness.wait(timeout: timeout ?? self.timeout) {
-      harness.runtime.activeEffectCount == 0
+      harness.runtime.unskippedEffectCount == 0
     }
-    let running = harness.runtime.activeEffectCount
+    let running = harness.runtime.unskippedEffectCount
     harness.stop()
     harness.isFinished = true
     harness.checkEnd(
@@ -65,7 +65,11 @@ extension TestStore {
     harness.received.removeAll()
   }
 
-  /// Cancels the effects still running, so the end of the test doesn't fail on them.
+  /// Stops tracking the effects still running, so the end of the test doesn't fail on them, as
+  /// in TCA: they keep running, and the outputs they send later must still be received.
+  ///
+  /// To stop them instead, send the action that cancels them, or cancel the task `send`
+  /// returned.
   ///
   /// - Parameter strict: Fail when no effect is running (the default, as in TCA).
   public func skipInFlightEffects(
@@ -76,10 +80,11 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await harness.settle()
-    let running = harness.runtime.activeEffectCount
-    guard running > 0 else {
+    let skipped = harness.runtime.skipActiveEffects()
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard skipped > 0 else {
       if strict {
-        Location(fileID: fileID, filePath: filePath, line: line, column: column).fail(
+        location.fail(
           """
           There were no in-flight effects to skip.
 
@@ -89,10 +94,8 @@ extension TestStore {
       return
     }
     if exhaustivity == .off(showSkippedAssertions: true) {
-      Location(fileID: fileID, filePath: filePath, line: line, column: column).warn(
-        "Skipped \(running) in-flight \(running == 1 ? "effect" : "effects").")
+      location.warn("Skipped \(skipped) in-flight \(skipped == 1 ? "effect" : "effects").")
     }
-    harness.runtime.cancelAll()
   }
 }
 

@@ -64,7 +64,7 @@ public final class TestStore<State, Action, Output> {
     MainActor.assumeIsolated {
       guard !harness.isFinished else { return }
       harness.isFinished = true
-      let running = harness.runtime.activeEffectCount
+      let running = harness.runtime.unskippedEffectCount
       harness.checkEnd(running: running, location: harness.creation, waited: false)
       harness.teardown()
     }

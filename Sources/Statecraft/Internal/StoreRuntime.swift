@@ -57,6 +57,29 @@ package final class StoreRuntime {
     return count
   }
 
+  /// The running effects a test store was told to stop tracking (`skipInFlightEffects()`): they
+  /// keep running, and what they send is still received, but they don't count at the end.
+  private var skippedTokens: Set<UInt64> = []
+
+  /// Stops counting the effects running now in ``unskippedEffectCount``; returns how many.
+  package func skipActiveEffects() -> Int {
+    var skipped = 0
+    for token in running.keys where isActive(token) && skippedTokens.insert(token).inserted {
+      skipped += 1
+    }
+    return skipped
+  }
+
+  /// The active effects (see ``activeEffectCount``) that were not skipped.
+  package var unskippedEffectCount: Int {
+    running.keys.count { isActive($0) && !skippedTokens.contains($0) }
+  }
+
+  private func isActive(_ token: UInt64) -> Bool {
+    if cancelledTokens.contains(token) { return false }
+    return !throttleWindows.values.contains { $0.token == token && !$0.hasPending }
+  }
+
   /// Bumped at every change a test store may wait for: a batch published, an effect started,
   /// finished or cancelled.
   package private(set) var changeCount: UInt64 = 0
@@ -92,6 +115,7 @@ package final class StoreRuntime {
     changeCount &+= 1
     guard let effect = running.removeValue(forKey: token) else { return }
     cancelledTokens.remove(token)
+    skippedTokens.remove(token)
     for group in effect.groups { group.remove(token) }
     for depth in effect.namespace.indices {
       let prefix = Array(effect.namespace[...depth])

@@ -105,6 +105,38 @@ extension Engine {
       #expect(uncheckedUseMainSerialExecutor)
       await store.finish()
       #expect(!uncheckedUseMainSerialExecutor)
+
+      var released: TestStoreOf<Feature>? = TestStore(initialState: Feature.State()) {
+        Feature()
+      }
+      #expect(uncheckedUseMainSerialExecutor)
+      released = nil
+      #expect(!uncheckedUseMainSerialExecutor)
+      _ = released
+    }
+
+    @Test func aSkippedEffectKeepsRunningAndItsOutputIsReceived() async {
+      let clock = TestClock()
+      let store = TestStore(initialState: CancelledEffectTests.Timer.State()) {
+        Reduce<CancelledEffectTests.Timer.State, CancelledEffectTests.Timer.Action> {
+          state, action in
+          switch action {
+          case .start:
+            return .run { [clock] send in
+              try await clock.sleep(for: .seconds(1))
+              await send(.stop)
+            }
+          case .stop:
+            state.isOn = true
+            return .none
+          }
+        }
+      }
+      await store.send(.start)
+      await store.skipInFlightEffects()
+      await clock.advance(by: .seconds(1))
+      await store.receive(.stop) { $0.isOn = true }
+      await store.finish()
     }
   }
 }
