@@ -16,7 +16,9 @@ extension TestStore {
   ///
   /// Outputs received earlier must have been asserted first (when exhaustive): otherwise the
   /// send fails, and the outputs stay to be received. A store that is not exhaustive first lets
-  /// the effects' output that is already due apply, and drops what it did not assert.
+  /// the effects' output that is already due apply, and drops what it did not assert. Before it
+  /// returns, `send` lets the effects the action started run until they wait (as TCA's does),
+  /// so that what they send at once is there to receive.
   ///
   /// - Returns: The action's task, to await or cancel its effects.
   @discardableResult
@@ -58,7 +60,7 @@ extension TestStore {
       base: base, expected: assert, actual: actual,
       after: "sending \(String(customDumping: action))", location: location)
     assertedState = actual
-    if exhaustivity != .on { await harness.settle() }
+    await harness.settle()
     return task
   }
 

@@ -115,6 +115,16 @@ extension Engine {
       _ = released
     }
 
+    @Test func sendLetsTheEffectsItStartedRunAsInTCA() async {
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      await store.send(\.refresh)
+      await expectOneFailure(containing: ["Must handle 1 received output", "loaded(1)"]) {
+        await store.send(\.setCount, 5) { $0.count = 5 }
+      }
+      await store.receive(\.loaded, 1) { $0.count = 1 }
+      await store.finish()
+    }
+
     @Test func aSkippedEffectKeepsRunningAndItsOutputIsReceived() async {
       let clock = TestClock()
       let store = TestStore(initialState: CancelledEffectTests.Timer.State()) {
