@@ -23,7 +23,13 @@ import Statecraft
 /// The test store runs the same engine as ``Store``. It is exhaustive by default: the test fails
 /// if a state change is not asserted, if an effect sends an action that is never received, or
 /// if an effect is still running when the test store finishes (``finish(timeout:fileID:filePath:line:column:)``
-/// or its release). Set ``exhaustivity`` to `.off` to assert only what matters to a test.
+/// or its release). Set ``exhaustivity`` to `.off` to assert only what matters to a test. A
+/// cancelled effect is over at once, and a throttle window that holds nothing back is not an
+/// effect.
+///
+/// While a test store is alive the main serial executor (swift-concurrency-extras) is on, so
+/// that effects run one at a time in a repeatable order; it is restored when the last test store
+/// ends.
 ///
 /// It works for reducers, reactors (effects send *mutations*, asserted with `receive`) and
 /// feedback systems (the loop runs from creation to ``finish(timeout:fileID:filePath:line:column:)``;

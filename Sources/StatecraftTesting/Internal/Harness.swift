@@ -124,7 +124,7 @@ final class Harness<State, Action, Output> {
     var quietYields = 0
     var last = runtime.changeCount
     var yields = 0
-    while quietYields < 10 && yields < 10_000 {
+    while quietYields < 20 && yields < 10_000 {
       await Task.yield()
       yields += 1
       if runtime.changeCount == last {
