@@ -186,7 +186,7 @@ extension TestStore {
   ///
   /// ```swift
   /// await store.send(.rowTapped(7))
-  /// await store.receive(route: AppRoute.detail(id: 7))
+  /// store.receive(route: AppRoute.detail(id: 7))
   /// ```
   ///
   /// Routes are published while the action that leads to them is reduced, so they are there

@@ -188,11 +188,14 @@ extension Engine {
       await expectOneFailure(containing: ["Must handle 1 received output"]) {
         await store.send(.increment) { $0.count = 1 }
       }
+      await expectOneFailure(containing: ["Must handle 1 received output"]) {
+        await store.send(.increment) { $0.count = 2 }
+      }
       await store.receive(.factResponse("0 is a number")) {
         $0.isLoading = false
         $0.fact = "0 is a number"
       }
-      await store.send(.increment) { $0.count = 2 }
+      await store.send(.increment) { $0.count = 3 }
       await store.finish()
     }
 
