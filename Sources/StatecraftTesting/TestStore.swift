@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import CustomDump
 import IssueReporting
 import Statecraft
@@ -41,6 +42,32 @@ public final class TestStore<State, Action, Output> {
   public var exhaustivity: Exhaustivity {
     get { harness.exhaustivity }
     set { harness.exhaustivity = newValue }
+  }
+
+  /// Runs `operation` with ``exhaustivity`` set to `exhaustivity`, then restores it.
+  ///
+  /// ```swift
+  /// await store.withExhaustivity(.off) {
+  ///   await store.send(.refresh)
+  ///   await store.receive(\.loaded) { $0.items = items }
+  /// }
+  /// ```
+  public func withExhaustivity(
+    _ exhaustivity: Exhaustivity,
+    operation: () async throws -> Void
+  ) async rethrows {
+    let previous = self.exhaustivity
+    self.exhaustivity = exhaustivity
+    defer { self.exhaustivity = previous }
+    try await operation()
+  }
+
+  /// Whether tasks run on the main serial executor. A test store turns it on when it is created
+  /// and restores what was there when the last test store ends; set it to `false` to run a
+  /// test's effects on the global executor.
+  public var useMainSerialExecutor: Bool {
+    get { uncheckedUseMainSerialExecutor }
+    set { uncheckedUseMainSerialExecutor = newValue }
   }
 
   /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Output,_,_,_,_,_,_)``

@@ -125,6 +125,19 @@ extension Engine {
       await store.finish()
     }
 
+    @Test func withExhaustivityRelaxesOnlyItsOperation() async {
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      await store.withExhaustivity(.off) {
+        await store.send(\.refresh)
+        await store.send(\.setCount, 5)
+      }
+      #expect(store.exhaustivity == .on)
+      await expectOneFailure(containing: ["the test asserted no change"]) {
+        await store.send(\.setCount, 6)
+      }
+      await store.finish()
+    }
+
     @Test func aSkippedEffectKeepsRunningAndItsOutputIsReceived() async {
       let clock = TestClock()
       let store = TestStore(initialState: CancelledEffectTests.Timer.State()) {
