@@ -35,7 +35,8 @@ extension TestStore {
   /// Drops the outputs received so far without asserting them, after letting the effects'
   /// output that is already due arrive.
   ///
-  /// - Parameter strict: Fail when there is nothing to skip (the default, as in TCA).
+  /// - Parameter strict: Fail when there is nothing to skip (the default, as in TCA); pass
+  ///   `false` where there may be none.
   public func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
@@ -48,11 +49,7 @@ extension TestStore {
     guard let last = harness.received.last else {
       if strict {
         location.fail(
-          """
-          There were no received actions to skip.
-
-          Remove the call, or pass 'strict: false' where there may be none.
-          """)
+          "There were no received actions to skip.")
       }
       return
     }
@@ -71,7 +68,8 @@ extension TestStore {
   /// To stop them instead, send the action that cancels them, or cancel the task `send`
   /// returned.
   ///
-  /// - Parameter strict: Fail when no effect is running (the default, as in TCA).
+  /// - Parameter strict: Fail when no effect is running (the default, as in TCA); pass `false`
+  ///   where there may be none.
   public func skipInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID,
@@ -85,11 +83,7 @@ extension TestStore {
     guard skipped > 0 else {
       if strict {
         location.fail(
-          """
-          There were no in-flight effects to skip.
-
-          Remove the call, or pass 'strict: false' where there may be none.
-          """)
+          "There were no in-flight effects to skip.")
       }
       return
     }
