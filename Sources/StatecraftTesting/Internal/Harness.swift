@@ -11,7 +11,8 @@ final class Harness<State, Action, Output> {
   private let readState: () -> State
   private let sendAction: (Action) -> StoreTask
   private let stopLoop: (() -> Void)?
-  private var root: AnyObject?
+  /// The store, kept until the test store goes, so that it can still be read after `finish()`.
+  private let root: AnyObject
   var isFinished = false
   var exhaustivity: Exhaustivity = .on
   /// The state as the last assertion left it.
@@ -143,10 +144,9 @@ final class Harness<State, Action, Output> {
     stopLoop?()
   }
 
-  /// Cancels everything still running and lets the store go.
+  /// Cancels everything still running.
   func teardown() {
     runtime.cancelAll()
-    root = nil
     MainSerialExecutorUse.end()
   }
 }

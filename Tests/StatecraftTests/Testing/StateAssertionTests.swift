@@ -48,6 +48,14 @@ extension Engine {
       await store.finish()
     }
 
+    @Test func theStateCanStillBeAssertedAfterFinish() async {
+      let store = TestStore(initialState: Feature.State()) { Feature() }
+      await store.send(.increment) { $0.count = 1 }
+      await store.finish()
+      store.assert { $0.count = 1 }
+      #expect(store.state.count == 1)
+    }
+
     @Test func storeAssertChecksTheCurrentState() async {
       let store = TestStore(initialState: Feature.State()) { Feature() }
       store.exhaustivity = .off
