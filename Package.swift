@@ -47,6 +47,7 @@ let package = Package(
       dependencies: [
         "Statecraft",
         .product(name: "CasePathsCore", package: "swift-case-paths"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]

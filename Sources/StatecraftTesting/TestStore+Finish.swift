@@ -1,8 +1,14 @@
+import CustomDump
 import Statecraft
 
 extension TestStore {
   /// Waits for every effect to end, then checks that nothing was left unasserted: received
-  /// outputs, and effects still running after `timeout`. Stops a feedback loop first.
+  /// outputs and routes, a state change no assertion covered, and effects still running after
+  /// `timeout`. A feedback system's loop is stopped after the wait, so the events of the
+  /// feedbacks still in flight must be received too.
+  ///
+  /// A cancelled effect is over: it is not waited for, even if its task has not unwound yet. A
+  /// throttle window that holds nothing back is not an effect either.
   ///
   /// A test store that is released without `finish()` makes the same checks, without waiting.
   public func finish(
@@ -13,38 +19,84 @@ extension TestStore {
     column: UInt = #column
   ) async {
     guard !harness.isFinished else { return }
-    harness.stop()
     _ = await harness.wait(timeout: timeout ?? self.timeout) {
-      harness.runtime.runningEffectCount == 0
+      harness.runtime.unskippedEffectCount == 0
     }
+    let running = harness.runtime.unskippedEffectCount
+    harness.stop()
     harness.isFinished = true
     harness.checkEnd(
+      running: running,
       location: Location(fileID: fileID, filePath: filePath, line: line, column: column),
       waited: true)
     harness.teardown()
   }
 
-  /// Drops the outputs received so far without asserting them.
+  /// Drops the outputs received so far without asserting them, after letting the effects'
+  /// output that is already due arrive.
+  ///
+  /// - Parameter strict: Fail when there is nothing to skip (the default, as in TCA); pass
+  ///   `false` where there may be none.
   public func skipReceivedActions(
+    strict: Bool = true,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) {
-    guard let last = harness.received.last else { return }
-    state = last.state
+  ) async {
+    await harness.settle()
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard let last = harness.received.last else {
+      if strict {
+        location.fail(
+          "There were no received actions to skip.")
+      }
+      return
+    }
+    if exhaustivity == .off(showSkippedAssertions: true) {
+      location.warn(
+        "Skipped receiving \(harness.received.count) output(s):\n\n"
+          + describe(harness.received.map(\.output)))
+    }
+    if !last.isStale { assertedState = last.after }
     harness.received.removeAll()
   }
 
-  /// Cancels the effects still running, so the end of the test doesn't fail on them.
-  public func skipInFlightEffects() {
-    harness.runtime.cancelAll()
+  /// Stops tracking the effects still running, so the end of the test doesn't fail on them, as
+  /// in TCA: they keep running, and the outputs they send later must still be received.
+  ///
+  /// To stop them instead, send the action that cancels them, or cancel the task `send`
+  /// returned.
+  ///
+  /// - Parameter strict: Fail when no effect is running (the default, as in TCA); pass `false`
+  ///   where there may be none.
+  public func skipInFlightEffects(
+    strict: Bool = true,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    await harness.settle()
+    let skipped = harness.runtime.skipActiveEffects()
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard skipped > 0 else {
+      if strict {
+        location.fail(
+          "There were no in-flight effects to skip.")
+      }
+      return
+    }
+    if exhaustivity == .off(showSkippedAssertions: true) {
+      location.warn("Skipped \(skipped) in-flight \(skipped == 1 ? "effect" : "effects").")
+    }
   }
 }
 
 extension Harness {
-  func checkEnd(location: Location, waited: Bool) {
+  func checkEnd(running: Int, location: Location, waited: Bool) {
     let outputs = received.map(\.output)
+    let routes = recorder.routes
     if !outputs.isEmpty {
       skip(
         """
@@ -56,7 +108,32 @@ extension Harness {
         Assert them with 'receive', or call 'skipReceivedActions()'.
         """, location: location)
     }
-    let running = runtime.runningEffectCount
+    if !routes.isEmpty {
+      skip(
+        """
+        The reactor published \(routes.count) \(routes.count == 1 ? "route" : "routes") that \
+        the test never received:
+
+        \(describe([], routes: routes))
+
+        Assert them with 'receive(route:)'.
+        """, location: location)
+    }
+    // NB: whatever changed the state (an effect, a delayed action, a subscription), a change
+    // that no assertion and no unreceived output accounts for fails an exhaustive store.
+    let accounted = received.last(where: { !$0.isStale })?.after ?? assertedState
+    if let difference = diff(accounted, currentState, format: .proportional) {
+      skip(
+        """
+        The state changed after the last assertion, and the test never asserted the change:
+
+        \(difference.indent(by: 2))
+
+        (Expected: −, Actual: +)
+
+        Assert it with 'receive' or 'store.assert { … }'.
+        """, location: location)
+    }
     if running > 0 {
       skip(
         """

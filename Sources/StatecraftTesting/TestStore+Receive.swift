@@ -34,6 +34,32 @@ extension TestStore where Output: Equatable {
 }
 
 extension TestStore {
+  /// Asserts that an effect sent the output of the case at `casePath` with `value` next:
+  /// `await store.receive(\.factResponse, "1 is a number") { $0.fact = "1 is a number" }`.
+  public func receive<Value: Equatable>(
+    _ casePath: CaseKeyPath<Output, Value>,
+    _ value: Value,
+    timeout: Duration? = nil,
+    assert: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
+    let casePath = AnyCasePath(casePath)
+    await receive(
+      matching: { casePath.extract(from: $0) == value },
+      description: "\(String(customDumping: casePath.embed(value)))",
+      mismatch: { actual in
+        guard let actualValue = casePath.extract(from: actual) else { return "" }
+        return diff(value, actualValue, format: .proportional).map {
+          "\n\n\($0.indent(by: 2))\n\n(Expected: −, Received: +)"
+        } ?? ""
+      },
+      timeout: timeout, assert: assert,
+      location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
   /// Asserts that an effect sent an output of the case at `casePath` next.
   ///
   /// ```swift
@@ -107,7 +133,7 @@ extension TestStore {
         : harness.received.contains { matching($0.output) }
     }
     guard arrived else {
-      let running = harness.runtime.runningEffectCount
+      let running = harness.runtime.activeEffectCount
       location.fail(
         running > 0
           ? """
@@ -129,25 +155,74 @@ extension TestStore {
         skip(
           "Received \(skipped.count) output(s) before the expected one:\n\n" + describe(skipped),
           location: location)
-        state = harness.received[index - 1].state
       }
       harness.received.removeFirst(index)
     }
-    let (output, actual) = harness.received.removeFirst()
-    guard matching(output) else {
+    let received = harness.received.removeFirst()
+    // NB: an output left unasserted by a later `send` is checked against the state it was
+    // reduced from: that send already asserted the state after it.
+    let base = received.isStale ? received.before : (exhaustive ? assertedState : received.before)
+    guard matching(received.output) else {
       location.fail(
         """
         Received an unexpected output:
 
-          \(String(customDumping: output))
+          \(String(customDumping: received.output))
 
-        Expected \(description).\(mismatch(output))
+        Expected \(description).\(mismatch(received.output))
         """)
-      state = actual
+      if !received.isStale { assertedState = received.after }
       return
     }
     checkState(
-      expected: assert, actual: actual, after: "receiving \(String(customDumping: output))",
-      location: location)
+      base: base, expected: assert, actual: received.after,
+      after: "receiving \(String(customDumping: received.output))", location: location)
+    if !received.isStale { assertedState = received.after }
+  }
+}
+
+extension TestStore {
+  /// Asserts that the reactor published `expected` next, through `Reactor.route(for:)`.
+  ///
+  /// ```swift
+  /// await store.send(.rowTapped(7))
+  /// store.receive(route: AppRoute.detail(id: 7))
+  /// ```
+  ///
+  /// Routes are published while the action that leads to them is reduced, so they are there
+  /// when `send` returns. An exhaustive store fails on a route never received.
+  public func receive<Route: Equatable & Sendable>(
+    route expected: Route,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard !harness.recorder.routes.isEmpty else {
+      location.fail(
+        """
+        Expected to receive the route \(String(customDumping: expected)), but no route was \
+        published.
+        """)
+      return
+    }
+    if exhaustivity != .on,
+      let index = harness.recorder.routes.firstIndex(where: { ($0 as? Route) == expected })
+    {
+      harness.recorder.routes.removeFirst(index)
+    }
+    let route = harness.recorder.routes.removeFirst()
+    guard let actual = route as? Route, actual == expected else {
+      location.fail(
+        """
+        Received an unexpected route:
+
+          \(String(customDumping: route))
+
+        Expected \(String(customDumping: expected)).
+        """)
+      return
+    }
   }
 }

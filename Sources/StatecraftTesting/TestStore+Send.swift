@@ -1,3 +1,4 @@
+import CasePathsCore
 import CustomDump
 import Statecraft
 
@@ -9,8 +10,15 @@ extension TestStore {
   /// ```
   ///
   /// `assert` receives the state as the last assertion left it and must make it equal to the
-  /// state after the action; a mismatch fails with a diff (expected lines `−`, actual `+`).
-  /// Outputs received earlier must have been asserted first (when exhaustive).
+  /// state after the action; a mismatch fails with a diff (expected lines `−`, actual `+`). An
+  /// `assert` closure given for an action that changed nothing fails too: omit it when no change
+  /// is expected.
+  ///
+  /// Outputs received earlier must have been asserted first (when exhaustive): otherwise the
+  /// send fails, and the outputs stay to be received. A store that is not exhaustive first lets
+  /// the effects' output that is already due apply, and drops what it did not assert. Before it
+  /// returns, `send` lets the effects the action started run until they wait (as TCA's does),
+  /// so that what they send at once is there to receive.
   ///
   /// - Returns: The action's task, to await or cancel its effects.
   @discardableResult
@@ -23,6 +31,8 @@ extension TestStore {
     column: UInt = #column
   ) async -> StoreTask {
     let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    if exhaustivity != .on { await harness.settle() }
+    var base = assertedState
     if !harness.received.isEmpty {
       let outputs = harness.received.map(\.output)
       skip(
@@ -32,48 +42,124 @@ extension TestStore {
 
         \(describe(outputs))
 
-        Assert them with 'receive', or call 'skipReceivedActions()'.
+        Assert them with 'receive' (they can still be received), or call \
+        'skipReceivedActions()'.
         """, location: location)
-      state = harness.received.last?.state ?? state
-      harness.received.removeAll()
+      // NB: outputs a send already failed on were asserted past; the newer ones were not.
+      if let last = harness.received.last(where: { !$0.isStale }) { base = last.after }
+      if exhaustivity == .on {
+        // NB: as in TCA, what was not asserted stays receivable; receiving it later checks only
+        // the change it made, since this send asserts the state after it.
+        for index in harness.received.indices { harness.received[index].isStale = true }
+      } else {
+        harness.received.removeAll()
+      }
     }
+    if exhaustivity != .on { base = harness.currentState }
     let (task, actual) = harness.send(action)
     checkState(
-      expected: assert, actual: actual, after: "sending \(String(customDumping: action))",
-      location: location)
+      base: base, expected: assert, actual: actual,
+      after: "sending \(String(customDumping: action))", location: location)
+    assertedState = actual
+    await harness.settle()
     return task
   }
 
-  /// Asserts a state change against `actual`, exhaustively or not.
+  /// Sends the action of the case at `casePath` with `value`:
+  /// `await store.send(\.path.push, (id, .detail))`.
+  @discardableResult
+  public func send<Value>(
+    _ casePath: CaseKeyPath<Action, Value>,
+    _ value: Value,
+    assert: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> StoreTask {
+    await send(
+      AnyCasePath(casePath).embed(value), assert: assert,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Sends the action of a case without a payload, by its case key path:
+  /// `await store.send(\.refresh)`.
+  @discardableResult
+  public func send(
+    _ casePath: CaseKeyPath<Action, Void>,
+    assert: ((_ state: inout State) throws -> Void)? = nil,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async -> StoreTask {
+    await send(
+      AnyCasePath(casePath).embed(()), assert: assert,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Asserts the store's current state outside a `send` or a `receive`: `update` turns the
+  /// state as the last assertion left it into the current state.
+  ///
+  /// ```swift
+  /// store.exhaustivity = .off
+  /// await clock.advance(by: .seconds(3))
+  /// store.assert { $0.ticks = 3 }
+  /// ```
+  ///
+  /// The current state includes the changes of outputs not yet received; they stay receivable,
+  /// and receiving one then checks only the change it made. Unlike `send` and `receive`, a
+  /// closure that changes nothing is fine here, as in TCA.
+  public func assert(
+    _ update: @escaping (_ state: inout State) throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) {
+    let actual = harness.currentState
+    checkState(
+      base: assertedState, expected: update, actual: actual, after: "the last assertion",
+      location: Location(fileID: fileID, filePath: filePath, line: line, column: column),
+      requiresChange: false)
+    for index in harness.received.indices { harness.received[index].isStale = true }
+    assertedState = actual
+  }
+
+  /// Asserts a state change from `base` to `actual`, exhaustively or not.
   func checkState(
+    base: State,
     expected update: ((inout State) throws -> Void)?,
     actual: State,
     after what: String,
-    location: Location
+    location: Location,
+    requiresChange: Bool = true
   ) {
-    defer { state = actual }
-    var expected = state
+    var expected = base
     do {
       try update?(&expected)
     } catch {
       location.fail("The state assertion threw an error: \(error)")
       return
     }
-    guard let difference = diff(expected, actual, format: .proportional) else { return }
     switch exhaustivity {
     case .on:
-      let message =
-        update == nil
-        ? "The state changed after \(what), but the test asserted no change:"
-        : "The state after \(what) does not match the assertion:"
-      location.fail(
-        """
-        \(message)
+      if let difference = diff(expected, actual, format: .proportional) {
+        let message =
+          update == nil
+          ? "The state changed after \(what), but the test asserted no change:"
+          : "The state after \(what) does not match the assertion:"
+        location.fail(
+          """
+          \(message)
 
-        \(difference.indent(by: 2))
+          \(difference.indent(by: 2))
 
-        (Expected: −, Actual: +)
-        """)
+          (Expected: −, Actual: +)
+          """)
+      } else if requiresChange, update != nil, diff(base, actual) == nil {
+        failNoChange(after: what, location: location)
+      }
     case .off(let showSkippedAssertions):
       // NB: not exhaustive: apply the assertion to the actual state; only what it set is checked.
       var partial = actual
@@ -87,7 +173,11 @@ extension TestStore {
 
           (Expected: −, Actual: +)
           """)
-      } else if showSkippedAssertions {
+      } else if requiresChange, update != nil, diff(base, actual) == nil {
+        failNoChange(after: what, location: location)
+      } else if showSkippedAssertions,
+        let difference = diff(expected, actual, format: .proportional)
+      {
         location.warn(
           """
           Skipped asserting a state change after \(what):
@@ -100,12 +190,22 @@ extension TestStore {
     }
   }
 
+  private func failNoChange(after what: String, location: Location) {
+    location.fail(
+      """
+      Expected state to change, but no change occurred.
+
+      The assertion closure given for \(what) describes a change, but the state is the same as \
+      before. If no change is expected, omit the closure.
+      """)
+  }
+
   func skip(_ message: String, location: Location) {
     harness.skip(message, location: location)
   }
 
-  func describe(_ outputs: [Output]) -> String {
-    harness.describe(outputs)
+  func describe(_ outputs: [Output], routes: [any Sendable] = []) -> String {
+    harness.describe(outputs, routes: routes)
   }
 }
 
@@ -120,8 +220,10 @@ extension Harness {
     }
   }
 
-  func describe(_ outputs: [Output]) -> String {
-    outputs.map { "  • " + String(customDumping: $0) }.joined(separator: "\n")
+  func describe(_ outputs: [Output], routes: [any Sendable] = []) -> String {
+    (outputs.map { "  • " + String(customDumping: $0) }
+      + routes.map { "  • route " + String(customDumping: $0) })
+      .joined(separator: "\n")
   }
 }
 

@@ -1,3 +1,4 @@
+import ConcurrencyExtras
 import CustomDump
 import IssueReporting
 import Statecraft
@@ -23,7 +24,13 @@ import Statecraft
 /// The test store runs the same engine as ``Store``. It is exhaustive by default: the test fails
 /// if a state change is not asserted, if an effect sends an action that is never received, or
 /// if an effect is still running when the test store finishes (``finish(timeout:fileID:filePath:line:column:)``
-/// or its release). Set ``exhaustivity`` to `.off` to assert only what matters to a test.
+/// or its release). Set ``exhaustivity`` to `.off` to assert only what matters to a test. A
+/// cancelled effect is over at once, and a throttle window that holds nothing back is not an
+/// effect.
+///
+/// While a test store is alive the main serial executor (swift-concurrency-extras) is on, so
+/// that effects run one at a time in a repeatable order; it is restored when the last test store
+/// ends.
 ///
 /// It works for reducers, reactors (effects send *mutations*, asserted with `receive`) and
 /// feedback systems (the loop runs from creation to ``finish(timeout:fileID:filePath:line:column:)``;
@@ -37,17 +44,48 @@ public final class TestStore<State, Action, Output> {
     set { harness.exhaustivity = newValue }
   }
 
+  /// Runs `operation` with ``exhaustivity`` set to `exhaustivity`, then restores it.
+  ///
+  /// ```swift
+  /// await store.withExhaustivity(.off) {
+  ///   await store.send(.refresh)
+  ///   await store.receive(\.loaded) { $0.items = items }
+  /// }
+  /// ```
+  public func withExhaustivity(
+    _ exhaustivity: Exhaustivity,
+    operation: () async throws -> Void
+  ) async rethrows {
+    let previous = self.exhaustivity
+    self.exhaustivity = exhaustivity
+    defer { self.exhaustivity = previous }
+    try await operation()
+  }
+
+  /// Whether tasks run on the main serial executor. A test store turns it on when it is created
+  /// and restores what was there when the last test store ends; set it to `false` to run a
+  /// test's effects on the global executor.
+  public var useMainSerialExecutor: Bool {
+    get { uncheckedUseMainSerialExecutor }
+    set { uncheckedUseMainSerialExecutor = newValue }
+  }
+
   /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Output,_,_,_,_,_,_)``
   /// and ``finish(timeout:fileID:filePath:line:column:)`` wait for effects, by default.
   public var timeout: Duration = .seconds(1)
 
-  /// The state as the last assertion left it.
-  public internal(set) var state: State
+  /// The state as the last assertion left it: after the last `send`, `receive`, `assert` or
+  /// `skipReceivedActions()`, as in TCA. Outputs not yet received are not applied to it.
+  public var state: State { assertedState }
+
+  var assertedState: State {
+    get { harness.assertedState }
+    set { harness.assertedState = newValue }
+  }
 
   let harness: Harness<State, Action, Output>
 
   init(initialState: State, harness: Harness<State, Action, Output>) {
-    self.state = initialState
     self.harness = harness
   }
 
@@ -59,7 +97,8 @@ public final class TestStore<State, Action, Output> {
     MainActor.assumeIsolated {
       guard !harness.isFinished else { return }
       harness.isFinished = true
-      harness.checkEnd(location: harness.creation, waited: false)
+      let running = harness.runtime.unskippedEffectCount
+      harness.checkEnd(running: running, location: harness.creation, waited: false)
       harness.teardown()
     }
   }
@@ -84,6 +123,9 @@ public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action, R.Action
 
 extension TestStore where Action == Output {
   /// A test store that runs the reducer built by `reducer`.
+  ///
+  /// `send` asserts the state right after the sent action; the actions its effects send back
+  /// (`.send` effects included) are asserted with `receive`.
   public convenience init<R: Reducer<State, Action>>(
     initialState: State,
     @ReducerBuilder<State, Action> reducer: () -> R,
@@ -94,20 +136,20 @@ extension TestStore where Action == Output {
   ) {
     let reducer = reducer()
     typealias Event = ReducerTestEvent<Action>
-    let reduce: (inout State, Event) -> Effect<Event> = { state, event in
-      switch event {
-      case .sent(let action), .received(let action):
-        return reducer.reduce(into: &state, action: action).map { Event.received($0) }
-      }
-    }
     let harness = Harness<State, Action, Output>(
       initialState: initialState,
-      reduce: reduce,
+      reduce: { state, event in
+        switch event {
+        case .sent(let action), .received(let action):
+          return reducer.reduce(into: &state, action: action).map { Event.received($0) }
+        }
+      },
       embed: { Event.sent($0) },
       output: { (event: Event) -> Output? in
         if case .received(let output) = event { return output }
         return nil
       },
+      sendAsserts: .sentAction,
       creation: Location(fileID: fileID, filePath: filePath, line: line, column: column)
     )
     self.init(initialState: initialState, harness: harness)
@@ -121,8 +163,14 @@ enum ReducerTestEvent<Action> {
 }
 
 extension TestStore {
-  /// A test store that runs a reactor. Synchronous mutations apply as part of the action;
-  /// mutations from asynchronous work are asserted with `receive`.
+  /// A test store that runs a reactor.
+  ///
+  /// `send` asserts the state as a live store shows it when `send` returns: after every
+  /// mutation applied synchronously (the action's own, and those of the actions
+  /// `transform(action:)` rewrote it into). Mutations applied later (by asynchronous work, or
+  /// by an action that `transform(action:)` delayed) are asserted with `receive`, one mutation
+  /// at a time. The routes the reactor publishes are asserted with
+  /// ``receive(route:fileID:filePath:line:column:)``.
   public convenience init<R: Reactor>(
     initialState: State,
     reactor: R,
@@ -131,22 +179,33 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) where R.State == State, R.Action == Action, R.Mutation == Output {
-    let reducer = ReactorReducer(reactor: reactor, routes: RouteHub())
+    let recorder = Recorder<State, Output>()
+    let routes = RouteHub()
+    routes.observe { route in
+      MainActor.assumeIsolated { recorder.routes.append(route) }
+    }
+    let reducer = ReactorReducer(reactor: reactor, routes: routes) { mutation, before, after in
+      MainActor.assumeIsolated { recorder.record(mutation, before: before, after: after) }
+    }
     self.init(
       initialState: initialState,
       harness: Harness(
         initialState: initialState,
+        recorder: recorder,
         reduce: { reducer.reduce(into: &$0, action: $1) },
         embed: { .action($0) },
-        output: { if case .mutation(let mutation) = $0 { mutation } else { nil } },
+        output: { _ in nil },
+        sendAsserts: .wholeBatch,
         creation: Location(fileID: fileID, filePath: filePath, line: line, column: column),
         start: .subscribe
       ))
   }
 
   /// A test store that runs a feedback system. The loop starts now (the feedbacks see the
-  /// initial state) and stops at ``finish(timeout:fileID:filePath:line:column:)``; events the
-  /// feedbacks send are asserted with `receive`.
+  /// initial state); events the feedbacks send are asserted with `receive`.
+  ///
+  /// ``finish(timeout:fileID:filePath:line:column:)`` first waits for the feedbacks in flight,
+  /// so that the events they send must be received too, and then stops the loop.
   public convenience init<S: FeedbackSystem>(
     initialState: State,
     system: S,
@@ -163,6 +222,7 @@ extension TestStore {
         reduce: { reducer.reduce(into: &$0, action: $1) },
         embed: { .event($0) },
         output: { if case .feedback(let event) = $0 { event } else { nil } },
+        sendAsserts: .sentAction,
         creation: Location(fileID: fileID, filePath: filePath, line: line, column: column),
         start: .start,
         stop: .stop

@@ -66,4 +66,16 @@ enum Diagnostics {
     sending to a row.
     """
   }
+
+  static func cancelOutsideEffect(id: Any) -> String {
+    """
+    'Task.cancel(id:)' was called outside an effect run by a store:
+
+      id: \(id)
+
+    It cancels the effects with this id in the store and the feature instance of the effect \
+    that calls it, so it only works inside the operation of an 'Effect.run' (or a task that \
+    operation started). Outside an effect, return '.cancel(id:)' from the reducer instead.
+    """
+  }
 }

@@ -4,14 +4,18 @@
 package final class EffectGroup {
   private var tasks: [UInt64: Task<Void, Never>] = [:]
   private(set) var isCancelled = false
+  /// The runtime that runs the tasks: cancelling goes through it, so that it knows which of its
+  /// effects are over.
+  private weak var runtime: StoreRuntime?
 
   nonisolated init() {}
 
   var isEmpty: Bool { tasks.isEmpty }
 
-  func add(_ token: UInt64, _ task: Task<Void, Never>) {
-    if isCancelled { task.cancel() }
+  func add(_ token: UInt64, _ task: Task<Void, Never>, runtime: StoreRuntime) {
+    self.runtime = runtime
     tasks[token] = task
+    if isCancelled { runtime.cancelEffect(token) }
   }
 
   func remove(_ token: UInt64) {
@@ -20,7 +24,9 @@ package final class EffectGroup {
 
   func cancel() {
     isCancelled = true
-    for task in tasks.values { task.cancel() }
+    for (token, task) in tasks {
+      if let runtime { runtime.cancelEffect(token) } else { task.cancel() }
+    }
   }
 
   func finish() async {

@@ -25,12 +25,16 @@ package final class StoreRuntime {
   /// so that cancelling a child's effects costs what the child runs, not what the store runs.
   private var tokensByNamespace: [Namespace: Set<UInt64>] = [:]
   private(set) var throttleWindows: [CancellationKey: ThrottleWindow] = [:]
+  /// The running effects that were cancelled and have not yet unwound: they are over for a test.
+  private var cancelledTokens: Set<UInt64> = []
+  /// What effect tasks read through `EffectScope.current` (`Task.cancel(id:)`).
+  private lazy var weakSelf = WeakRuntime(self)
 
   nonisolated init() {}
 
   isolated deinit {
     for effect in running.values { effect.task.cancel() }
-    for waiter in changeWaiters.values { waiter.resume() }
+    for waiter in changeWaiters.values { waiter() }
     for observer in streamObservers.values { observer.finish() }
     for case let attachment as any RuntimeAttachment in attachments.values {
       attachment.storeReleased()
@@ -39,6 +43,46 @@ package final class StoreRuntime {
 
   /// The number of effect tasks that have started and not yet finished.
   package var runningEffectCount: Int { running.count }
+
+  /// The number of effects still doing work, as a test sees them: running effects that were not
+  /// cancelled, less the throttle windows that hold nothing back (bookkeeping, not work).
+  package var activeEffectCount: Int {
+    var count = running.count - cancelledTokens.count
+    for window in throttleWindows.values
+    where !window.hasPending && running[window.token] != nil
+      && !cancelledTokens.contains(window.token)
+    {
+      count -= 1
+    }
+    return count
+  }
+
+  /// The running effects a test store was told to stop tracking (`skipInFlightEffects()`): they
+  /// keep running, and what they send is still received, but they don't count at the end.
+  private var skippedTokens: Set<UInt64> = []
+
+  /// Stops counting the effects running now in ``unskippedEffectCount``; returns how many.
+  package func skipActiveEffects() -> Int {
+    var skipped = 0
+    for token in running.keys where isActive(token) && skippedTokens.insert(token).inserted {
+      skipped += 1
+    }
+    return skipped
+  }
+
+  /// The active effects (see ``activeEffectCount``) that were not skipped.
+  package var unskippedEffectCount: Int {
+    running.keys.count { isActive($0) && !skippedTokens.contains($0) }
+  }
+
+  private func isActive(_ token: UInt64) -> Bool {
+    if cancelledTokens.contains(token) { return false }
+    return !throttleWindows.values.contains { $0.token == token && !$0.hasPending }
+  }
+
+  /// Bumped at every change a test store may wait for: a batch published, an effect started,
+  /// finished or cancelled.
+  package private(set) var changeCount: UInt64 = 0
 
   /// Starts `body` as a task owned by this runtime, registered under the context's cancellation
   /// keys and joined to its groups.
@@ -50,23 +94,28 @@ package final class StoreRuntime {
   ) -> UInt64 {
     let token = nextToken
     nextToken &+= 1
+    let scope = EffectScope(runtime: weakSelf, namespace: context.namespace)
     let task = Task(priority: priority) { @MainActor [weak self] in
-      await body()
+      await EffectScope.$current.withValue(scope) { await body() }
       self?.finished(token)
     }
+    changeCount &+= 1
     running[token] = RunningEffect(
       task: task, namespace: context.namespace, keys: context.keys, groups: context.taskGroups)
     for key in context.keys { tokensByKey[key, default: []].insert(token) }
     for depth in context.namespace.indices {
       tokensByNamespace[Array(context.namespace[...depth]), default: []].insert(token)
     }
-    for group in context.taskGroups { group.add(token, task) }
+    for group in context.taskGroups { group.add(token, task, runtime: self) }
     return token
   }
 
   private func finished(_ token: UInt64) {
     defer { resumeChangeWaiters() }
+    changeCount &+= 1
     guard let effect = running.removeValue(forKey: token) else { return }
+    cancelledTokens.remove(token)
+    skippedTokens.remove(token)
     for group in effect.groups { group.remove(token) }
     for depth in effect.namespace.indices {
       let prefix = Array(effect.namespace[...depth])
@@ -83,45 +132,53 @@ package final class StoreRuntime {
   /// Cancels every running effect and closes every throttle window.
   package func cancelAll() {
     throttleWindows.removeAll()
-    for effect in running.values { effect.task.cancel() }
+    for token in running.keys { cancelEffect(token) }
+  }
+
+  /// Cancels one running effect. Every way of cancelling (an id, a namespace, a `StoreTask`,
+  /// the whole store) ends here, so that a test counts a cancelled effect as over at once,
+  /// before its task has unwound.
+  func cancelEffect(_ token: UInt64) {
+    guard let effect = running[token] else { return }
+    effect.task.cancel()
+    guard cancelledTokens.insert(token).inserted else { return }
+    changeCount &+= 1
+    resumeChangeWaiters()
   }
 
   // MARK: - Waiting for effects (test stores)
 
   @exclusivity(unchecked)
-  private var changeWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+  private var changeWaiters: [UInt64: @MainActor () -> Void] = [:]
   private var nextChangeWaiter: UInt64 = 0
 
-  /// Suspends until an effect finishes or a batch is published, or the calling task is
-  /// cancelled.
-  package func nextChange() async {
+  /// Calls `waiter` once, at the next change: an effect finishes or a batch is published. A test
+  /// store registers before it checks its condition, so that no change falls in between.
+  ///
+  /// - Returns: An id for ``removeChangeWaiter(_:)``.
+  package func whenChanged(_ waiter: @escaping @MainActor () -> Void) -> UInt64 {
     let id = nextChangeWaiter
     nextChangeWaiter &+= 1
-    await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
-        if Task.isCancelled {
-          continuation.resume()
-        } else {
-          changeWaiters[id] = continuation
-        }
-      }
-    } onCancel: {
-      Task { @MainActor in self.changeWaiters.removeValue(forKey: id)?.resume() }
-    }
+    changeWaiters[id] = waiter
+    return id
+  }
+
+  package func removeChangeWaiter(_ id: UInt64) {
+    changeWaiters[id] = nil
   }
 
   private func resumeChangeWaiters() {
     guard !changeWaiters.isEmpty else { return }
     let waiters = changeWaiters
     changeWaiters.removeAll()
-    for waiter in waiters.values { waiter.resume() }
+    for waiter in waiters.values { waiter() }
   }
 
   /// Cancels every effect running under `key`, and any throttle window it has open.
   func cancel(_ key: CancellationKey) {
     throttleWindows[key] = nil
     guard let tokens = tokensByKey.removeValue(forKey: key) else { return }
-    for token in tokens { running[token]?.task.cancel() }
+    for token in tokens { cancelEffect(token) }
   }
 
   /// Cancels every effect started inside a child feature instance (and its descendants).
@@ -134,7 +191,7 @@ package final class StoreRuntime {
     // NB: once cancelled, the tokens leave the index, so cancelling again costs nothing; they
     // stay in `running` until their tasks end.
     guard let tokens = tokensByNamespace.removeValue(forKey: prefix) else { return }
-    for token in tokens { running[token]?.task.cancel() }
+    for token in tokens { cancelEffect(token) }
   }
 
   /// The tasks of the effects running inside a child namespace (and its descendants).
@@ -161,7 +218,7 @@ package final class StoreRuntime {
     guard let token = throttleWindows[key]?.token, var effect = running[token] else { return }
     throttleWindows[key]?.pending = pending
     for group in groups where !effect.groups.contains(where: { $0 === group }) {
-      group.add(token, effect.task)
+      group.add(token, effect.task, runtime: self)
       effect.groups.append(group)
     }
     running[token] = effect
@@ -243,6 +300,7 @@ package final class StoreRuntime {
   /// Tells observers about the batch that just ended: Observation first (only key paths whose
   /// values changed), then streams, then `observe` closures whose inputs changed.
   func publish() {
+    changeCount &+= 1
     resumeChangeWaiters()
     if !observedStores.isEmpty {
       // NB: removing entries while iterating `observedStores` would copy the dictionary (and

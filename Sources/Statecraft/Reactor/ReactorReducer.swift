@@ -19,11 +19,17 @@ package struct ReactorReducer<R: Reactor>: Reducer {
 
   @usableFromInline let reactor: R
   @usableFromInline let routes: RouteHub
+  /// Told of every mutation reduced, with the state before and after it: how a test store
+  /// records mutations, including those applied in place. Nil in a live store.
+  @usableFromInline let didReduce: ((R.Mutation, R.State, R.State) -> Void)?
 
   @inlinable
-  package init(reactor: R, routes: RouteHub) {
+  package init(
+    reactor: R, routes: RouteHub, didReduce: ((R.Mutation, R.State, R.State) -> Void)? = nil
+  ) {
     self.reactor = reactor
     self.routes = routes
+    self.didReduce = didReduce
   }
 
   @inlinable
@@ -40,7 +46,7 @@ package struct ReactorReducer<R: Reactor>: Reducer {
     case .transformed(let action):
       return mutate(&state, action)
     case .mutation(let mutation):
-      reactor.reduce(state: &state, mutation: mutation)
+      apply(mutation, to: &state)
       return .none
     case .subscribe:
       return reactor.subscriptions().map { .mutation($0) }
@@ -53,10 +59,21 @@ package struct ReactorReducer<R: Reactor>: Reducer {
     // NB: immediate mutations are reduced at once, so the state has changed when `send`
     // returns, as in ReactorKit.
     if case .send(let mutation) = mutations.operation {
-      reactor.reduce(state: &state, mutation: mutation)
+      apply(mutation, to: &state)
       return .none
     }
     return reduceImmediateMutations(mutations, into: &state).map { .mutation($0) }
+  }
+
+  @inlinable
+  func apply(_ mutation: R.Mutation, to state: inout R.State) {
+    guard let didReduce else {
+      reactor.reduce(state: &state, mutation: mutation)
+      return
+    }
+    let before = state
+    reactor.reduce(state: &state, mutation: mutation)
+    didReduce(mutation, before, state)
   }
 
   /// Reduces the mutations `effect` sends without waiting (a `.send`, the sends of a merge, the
@@ -71,7 +88,7 @@ package struct ReactorReducer<R: Reactor>: Reducer {
   ) -> Effect<R.Mutation> {
     switch effect.operation {
     case .send(let mutation):
-      reactor.reduce(state: &state, mutation: mutation)
+      apply(mutation, to: &state)
       return .none
     case .merge(let effects):
       return .merge(effects.map { reduceImmediateMutations($0, into: &state) })

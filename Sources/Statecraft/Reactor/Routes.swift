@@ -25,6 +25,23 @@ package final class RouteHub: Sendable {
     }
   }
 
+  /// Calls `observe` with every route published from now on, synchronously, in order: how a
+  /// test store records routes.
+  package func observe(_ observe: @escaping @Sendable (any Sendable) -> Void) {
+    let id = nextListener.withValue { id in
+      defer { id &+= 1 }
+      return id
+    }
+    listeners.withValue {
+      $0[id] = Listener(
+        deliver: { route in
+          observe(route)
+          return true
+        },
+        finish: {})
+    }
+  }
+
   func listen<Route: Sendable>(_: Route.Type) -> AsyncStream<Route> {
     let (stream, continuation) = AsyncStream.makeStream(of: Route.self)
     let id = nextListener.withValue { id in

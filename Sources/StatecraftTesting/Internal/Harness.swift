@@ -2,116 +2,209 @@ import IssueReporting
 import Statecraft
 
 /// Runs a test store's feature on the engine and records what its effects send back, with the
-/// state after each.
+/// state before and after each.
 @MainActor
 final class Harness<State, Action, Output> {
-  let currentState: () -> State
   let runtime: StoreRuntime
   let creation: Location
+  let recorder: Recorder<State, Output>
+  private let readState: () -> State
   private let sendAction: (Action) -> StoreTask
   private let stopLoop: (() -> Void)?
-  private let recorder: Recorder<State, Output>
-  private var root: AnyObject?
+  /// The store, kept until the test store goes, so that it can still be read after `finish()`.
+  private let root: AnyObject
   var isFinished = false
   var exhaustivity: Exhaustivity = .on
+  /// The state as the last assertion left it.
+  var assertedState: State
 
+  /// - Parameters:
+  ///   - reduce: The feature's reducer over its store-internal events.
+  ///   - embed: The event of an action the test sends.
+  ///   - output: The output an event is, if the test must receive it (nil for a reactor, whose
+  ///     mutations are recorded by its reducer through the recorder).
+  ///   - sendAsserts: What `send` asserts: the state after the sent action alone (a reducer, as
+  ///     TCA), or after the whole synchronous batch it starts (a reactor, as a live store shows
+  ///     it when `send` returns).
   init<Event>(
     initialState: State,
+    recorder: Recorder<State, Output> = Recorder(),
     reduce: @escaping (inout State, Event) -> Effect<Event>,
     embed: @escaping (Action) -> Event,
     output: @escaping (Event) -> Output?,
+    sendAsserts: SendAssertion,
     creation: Location,
     start: Event? = nil,
     stop: Event? = nil
   ) {
-    let recorder = Recorder<State, Output>()
+    recorder.sendAssertion = sendAsserts
+    self.assertedState = initialState
     let root = RootCore<State, Event>(initialState: initialState) { state, event in
-      let effect = reduce(&state, event)
-      if recorder.isAwaitingSentAction {
-        recorder.isAwaitingSentAction = false
+      if recorder.phase == .awaitingSentAction {
+        let effect = reduce(&state, event)
+        recorder.phase = .sending
         recorder.stateAfterSentAction = state
-      } else if let output = output(event) {
-        recorder.received.append((output, state))
+        return effect
       }
+      guard let output = output(event) else { return reduce(&state, event) }
+      let before = state
+      let effect = reduce(&state, event)
+      recorder.record(output, before: before, after: state)
       return effect
     }
     self.recorder = recorder
     self.root = root
     self.runtime = root.runtime
     self.creation = creation
-    self.currentState = { [unowned root] in root.state }
+    self.readState = { [unowned root] in root.state }
     self.sendAction = { [unowned root] action in
-      recorder.isAwaitingSentAction = true
+      recorder.phase = sendAsserts == .sentAction ? .awaitingSentAction : .sending
       recorder.stateAfterSentAction = nil
-      let task = root.send(embed(action), group: nil)
-      recorder.isAwaitingSentAction = false
-      return task
+      defer { recorder.phase = .idle }
+      return root.send(embed(action), group: nil)
     }
     self.stopLoop = stop.map { stop in { [unowned root] in _ = root.send(stop, group: nil) } }
+    MainSerialExecutorUse.begin()
     if let start { _ = root.send(start, group: nil) }
   }
 
-  /// Sends an action; returns its task and the state right after it was reduced.
+  /// The store's state now.
+  var currentState: State { readState() }
+
+  /// Sends an action; returns its task and the state that `send` asserts.
   func send(_ action: Action) -> (StoreTask, State) {
     let task = sendAction(action)
-    return (task, recorder.stateAfterSentAction ?? currentState())
+    return (task, recorder.stateAfterSentAction ?? currentState)
   }
 
-  var received: [(output: Output, state: State)] {
+  var received: [Received<State, Output>] {
     get { recorder.received }
     set { recorder.received = newValue }
   }
 
-  /// Waits until `condition` holds, effects have all ended, or `timeout` has passed; returns
+  // MARK: - Waiting
+
+  /// Waits until `condition` holds, every effect is over, or `timeout` has passed; returns
   /// whether the condition holds.
+  ///
+  /// NB: the wake-up is registered in the same synchronous stretch on the main actor as the
+  /// check of the condition, so no change can fall between them; and every change the
+  /// condition depends on (a batch published, an effect finished or cancelled) wakes it.
   func wait(timeout: Duration, until condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now.advanced(by: timeout)
-    while !condition() {
-      guard runtime.runningEffectCount > 0 else { return condition() }
+    while true {
+      if condition() { return true }
+      guard runtime.activeEffectCount > 0 else { return false }
       let remaining = ContinuousClock.now.duration(to: deadline)
       guard remaining > .zero else { return false }
-      let changed = await Self.nextChange(of: runtime, within: remaining)
+      guard !Task.isCancelled else { return false }
+      let wakeUp = WakeUp()
+      let changed = await withTaskCancellationHandler {
+        await withCheckedContinuation { continuation in
+          wakeUp.continuation = continuation
+          let id = runtime.whenChanged { wakeUp.resume(true) }
+          wakeUp.timer = Task { [runtime] in
+            try? await Task.sleep(for: remaining)
+            runtime.removeChangeWaiter(id)
+            wakeUp.resume(false)
+          }
+        }
+      } onCancel: {
+        Task { @MainActor in wakeUp.resume(false) }
+      }
       if !changed { return condition() }
     }
-    return true
   }
 
-  /// Whether the runtime changed (an effect ended, a batch was published) within `duration`.
-  nonisolated private static func nextChange(
-    of runtime: StoreRuntime, within duration: Duration
-  ) async -> Bool {
-    await withTaskGroup(of: Bool.self) { group in
-      group.addTask {
-        await runtime.nextChange()
-        return true
+  /// Lets the work that is already due run: effects resumed by a clock, actions on their way.
+  ///
+  /// NB: on the main serial executor every job is queued on the main actor, in order, so each
+  /// yield runs the jobs queued before it. This yields until a run of yields changes nothing in
+  /// the store (no batch, no effect started, finished or cancelled).
+  func settle() async {
+    var quietYields = 0
+    var last = runtime.changeCount
+    var yields = 0
+    while quietYields < 20 && yields < 10_000 {
+      await Task.yield()
+      yields += 1
+      if runtime.changeCount == last {
+        quietYields += 1
+      } else {
+        last = runtime.changeCount
+        quietYields = 0
       }
-      group.addTask {
-        try? await Task.sleep(for: duration)
-        return false
-      }
-      let first = await group.next() ?? false
-      group.cancelAll()
-      return first
     }
   }
+
+  // MARK: - Ending
 
   /// Stops a feedback loop, if the feature has one.
   func stop() {
     stopLoop?()
   }
 
-  /// Cancels everything still running and lets the store go.
+  /// Cancels everything still running.
   func teardown() {
     runtime.cancelAll()
-    root = nil
+    MainSerialExecutorUse.end()
   }
 }
 
+/// What `send` asserts: see `Harness.init`.
+enum SendAssertion {
+  case sentAction
+  case wholeBatch
+}
+
 /// What the engine recorded for the harness, filled in by the reducer it wraps.
+@MainActor
 final class Recorder<State, Output> {
-  var isAwaitingSentAction = false
+  enum Phase {
+    case idle
+    case awaitingSentAction
+    case sending
+  }
+
+  var phase = Phase.idle
+  var sendAssertion = SendAssertion.sentAction
   var stateAfterSentAction: State?
-  var received: [(output: Output, state: State)] = []
+  var received: [Received<State, Output>] = []
+  /// The routes a reactor published and the test has not received, in order.
+  var routes: [any Sendable] = []
+
+  nonisolated init() {}
+
+  /// Records an output an effect sent, unless it is part of a `send` that asserts its whole
+  /// batch.
+  func record(_ output: Output, before: State, after: State) {
+    if phase != .idle && sendAssertion == .wholeBatch { return }
+    received.append(Received(output: output, before: before, after: after))
+  }
+}
+
+/// An output the store received, with the state before and after it was reduced.
+struct Received<State, Output> {
+  let output: Output
+  let before: State
+  let after: State
+  /// Whether a later `send` already asserted past it (it was left unasserted): receiving it then
+  /// checks only the change it made.
+  var isStale = false
+}
+
+/// A one-shot wake-up for ``Harness/wait(timeout:until:)``.
+@MainActor
+private final class WakeUp {
+  var continuation: CheckedContinuation<Bool, Never>?
+  var timer: Task<Void, Never>?
+
+  func resume(_ changed: Bool) {
+    guard let continuation else { return }
+    self.continuation = nil
+    timer?.cancel()
+    continuation.resume(returning: changed)
+  }
 }
 
 /// Where a test store reports a failure: the test's line.

@@ -105,9 +105,9 @@ extension Engine {
       let store = makeStore(clock)
       await store.send(.startTimer)
       await clock.advance(by: .seconds(3))
-      store.skipReceivedActions()
+      await store.skipReceivedActions()
       #expect(store.state.count == 3)
-      store.skipInFlightEffects()
+      await store.skipInFlightEffects()
       await store.finish()
     }
 
@@ -164,7 +164,7 @@ extension Engine {
       await expectOneFailure(containing: ["received nothing after waiting", "advance it"]) {
         await store.receive(.factResponse("0 is a number"), timeout: .milliseconds(20))
       }
-      store.skipInFlightEffects()
+      await store.skipInFlightEffects()
       await store.finish()
     }
 
@@ -176,6 +176,26 @@ extension Engine {
       await expectOneFailure(containing: ["Must handle 1 received output"]) {
         await store.send(.increment) { $0.count = 1 }
       }
+      await store.skipReceivedActions()
+      await store.finish()
+    }
+
+    @Test func outputLeftUnassertedBySendStaysReceivable() async {
+      let clock = TestClock()
+      let store = makeStore(clock)
+      await store.send(.factButtonTapped) { $0.isLoading = true }
+      await clock.advance(by: .seconds(1))
+      await expectOneFailure(containing: ["Must handle 1 received output"]) {
+        await store.send(.increment) { $0.count = 1 }
+      }
+      await expectOneFailure(containing: ["Must handle 1 received output"]) {
+        await store.send(.increment) { $0.count = 2 }
+      }
+      await store.receive(.factResponse("0 is a number")) {
+        $0.isLoading = false
+        $0.fact = "0 is a number"
+      }
+      await store.send(.increment) { $0.count = 3 }
       await store.finish()
     }
 
