@@ -22,7 +22,8 @@ extension Terminal {
       mode = fullScreen()
     } else {
       if isInteractive {
-        printLine("This terminal (TERM) can't be driven full screen; reading commands line by line.")
+        printLine(
+          "This terminal (TERM) can't be driven full screen; reading commands line by line.")
       }
       mode = lines()
     }
@@ -72,7 +73,8 @@ extension Key {
     case .character(let character):
       return "Unknown key '\(Text.escaped(String(character)))'. The keys are listed at the bottom."
     case .paste:
-      return "Pasted text goes into a prompt; this screen takes keys. The keys are listed at the bottom."
+      return
+        "Pasted text goes into a prompt; this screen takes keys. The keys are listed at the bottom."
     default:
       break
     }

@@ -35,6 +35,11 @@ public struct StyledText: Equatable, Sendable, ExpressibleByStringLiteral {
   public struct Run: Equatable, Sendable {
     public var text: String
     public var style: TextStyle
+
+    public init(text: String, style: TextStyle) {
+      self.text = text
+      self.style = style
+    }
   }
 
   public var runs: [Run]
@@ -188,8 +193,7 @@ public enum KeyHints {
   /// KeyHints.lines(["↑↓ move", "a add"], quit: "q quit", width: 20, maxLines: 1)
   /// // ["↑↓ move · q quit"]: "a add" didn't fit
   /// ```
-  public static func lines(_ hints: [String], quit: String, width: Int, maxLines: Int) -> [String]
-  {
+  public static func lines(_ hints: [String], quit: String, width: Int, maxLines: Int) -> [String] {
     var kept = hints
     while true {
       let lines = wrap(kept + [quit], width: width)

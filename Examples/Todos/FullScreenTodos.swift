@@ -116,7 +116,8 @@ final class FullScreenTodos: DemoMode {
     ]
     var bottom: [StyledText] = []
     if let syncLine = app.syncLine {
-      bottom.append(app.store.sync.isSyncing ? Text.yellow(syncLine) + "  (c cancels)" : StyledText(syncLine))
+      bottom.append(
+        app.store.sync.isSyncing ? Text.yellow(syncLine) + "  (c cancels)" : StyledText(syncLine))
     }
     if let editor {
       bottom.append(editor.row(width: columns))
@@ -126,7 +127,8 @@ final class FullScreenTodos: DemoMode {
       bottom.append("")
     }
     let footerSpace = max(1, rows - header.count - bottom.count - 3)
-    let footer = KeyHints.lines(Self.keyHints, quit: "q quit", width: columns, maxLines: footerSpace)
+    let footer = KeyHints.lines(
+      Self.keyHints, quit: "q quit", width: columns, maxLines: footerSpace)
     bottom += footer.map(Text.dim)
     if app.showsLog {
       let logSpace = rows - header.count - bottom.count - 3 - 1

@@ -86,7 +86,8 @@ struct LineTodos: DemoMode {
     if after.isEmpty { lines = app.listLines() }
     for line in lines.prefix(Self.changedRowsLimit) { printLine(line) }
     if lines.count > Self.changedRowsLimit {
-      printLine("  … and \(lines.count - Self.changedRowsLimit) more rows; type list to see them all")
+      printLine(
+        "  … and \(lines.count - Self.changedRowsLimit) more rows; type list to see them all")
     }
     printLine("(\(app.summary))")
   }
