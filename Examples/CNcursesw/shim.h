@@ -10,8 +10,13 @@
 #ifndef _XOPEN_SOURCE_EXTENDED
 #define _XOPEN_SOURCE_EXTENDED 1
 #endif
+#if __has_include(<ncursesw/curses.h>)
 #include <ncursesw/curses.h>
 #include <ncursesw/term.h>
+#else
+#include <curses.h>
+#include <term.h>
+#endif
 #include <stdio.h>
 
 // NB: declared by <wchar.h> only under _XOPEN_SOURCE, which the C library's module is not

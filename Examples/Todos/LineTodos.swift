@@ -4,9 +4,10 @@ import TodosFeature
 
 /// The todo app driven one command per line, for piped input and CI.
 ///
-/// After a command that changes the list, a short list (up to ``wholeListLimit`` todos) is
-/// printed whole; a longer one prints only the rows the command changed, so a list of 100,000
-/// todos doesn't print 100,000 lines per command (`list` prints it all).
+/// At the start and after a command that changes the list, a short list (up to
+/// ``wholeListLimit`` todos) is printed whole; a longer one prints its first rows at the start
+/// and only the rows a command changed after it, so a list of 100,000 todos doesn't print
+/// 100,000 lines per command (`list` prints it all).
 @MainActor
 struct LineTodos: DemoMode {
   let app: TodosApp
@@ -18,7 +19,7 @@ struct LineTodos: DemoMode {
 
   func run() async {
     printLine("Statecraft todos. \(TodoCommand.usage)")
-    printList()
+    printList(whole: false)
     var lastSync = app.syncLine
     let syncToken = app.store.observe { _ in
       let line = app.syncLine
@@ -37,7 +38,7 @@ struct LineTodos: DemoMode {
       case .success(.help):
         printLine(TodoCommand.usage)
       case .success(.list):
-        printList()
+        printList(whole: true)
       case .success(.wait):
         await app.waitForEffects()
       case .success(.toggleLog):
@@ -50,22 +51,32 @@ struct LineTodos: DemoMode {
         // awaited, so that what is printed next reflects its effects (the debounced search).
         if action != .syncTapped { await task.finish() }
         if let notice = app.store.notice { printLine(notice) }
-        if action.changesTheList { printChanges(from: before) }
+        if action.changesTheView {
+          printList(whole: false)
+        } else if action.changesTheList {
+          printChanges(from: before)
+        }
       }
     }
   }
 
-  private func printList() {
-    for line in app.listLines() { printLine(line) }
+  /// Prints the list: whole when asked or short, else its first rows.
+  private func printList(whole: Bool) {
+    let count = app.list.visible.count
+    let shown = whole || count <= Self.wholeListLimit ? count : Self.changedRowsLimit
+    for line in app.listLines(in: 0..<max(shown, 1)) { printLine(line) }
+    if shown < count {
+      printLine("  … and \(count - shown) more rows; type list to see them all")
+    }
     printLine("(\(app.summary))")
   }
 
-  /// Prints the list after a change: whole when it is short, else the rows that differ from
-  /// `before` (those between the longest common start and end of the two lists).
+  /// Prints the list after a change of the todos: whole when it is short, else the rows that
+  /// differ from `before` (those between the longest common start and end of the two lists).
   private func printChanges(from before: [Todo]) {
     let after = app.list.visible
     guard before.count > Self.wholeListLimit || after.count > Self.wholeListLimit else {
-      return printList()
+      return printList(whole: true)
     }
     var start = 0
     while start < before.count, start < after.count, before[start] == after[start] { start += 1 }
@@ -80,7 +91,7 @@ struct LineTodos: DemoMode {
     let changedIDs = Set(after[changed].map(\.id))
     var lines: [String] = []
     for (offset, todo) in zip(removed.indices, removed) where !changedIDs.contains(todo.id) {
-      lines.append(TodosApp.row(todo, at: offset) + "  (removed)")
+      lines.append(TodosApp.row(todo, at: offset) + "  (no longer in the list)")
     }
     lines += changed.map { TodosApp.row(after[$0], at: $0) }
     if after.isEmpty { lines = app.listLines() }
@@ -101,6 +112,14 @@ extension Todos.Action {
       return true
     case .syncTapped, .cancelSyncTapped, .syncProgressed, .syncFinished, .saveFailed, .quit:
       return false
+    }
+  }
+
+  /// Whether the action changes which todos are shown, not the todos: a new filter or search.
+  var changesTheView: Bool {
+    switch self {
+    case .setFilter, .searchChanged, .searchApplied: return true
+    default: return false
     }
   }
 }
