@@ -31,7 +31,7 @@ final class FullScreenCounter: DemoMode {
     for await key in screen.keys {
       hint = nil
       switch key {
-      case .resize, .redraw: break
+      case .resize, .redraw: break  // drawn again below
       case .character("+"), .character("="), .up, .right: app.send(.increment)
       case .character("-"), .down, .left: app.send(.decrement)
       case .character("f"): app.send(.factTapped)

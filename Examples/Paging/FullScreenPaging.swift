@@ -25,6 +25,11 @@ final class FullScreenPaging: DemoMode {
 
     draw()
     for await key in screen.keys {
+      // NB: a resize or a redraw only draws again, whatever is being typed.
+      if key == .resize || key == .redraw {
+        draw()
+        continue
+      }
       hint = nil
       if var editor {
         let outcome = editor.handle(key)
@@ -38,7 +43,6 @@ final class FullScreenPaging: DemoMode {
         continue
       }
       switch key {
-      case .resize, .redraw: break
       case .up, .character("k"): selection = max(0, selection - 1)
       case .down, .character("j"):
         if selection + 1 < app.store.items.count {

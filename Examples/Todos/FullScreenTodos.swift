@@ -43,6 +43,8 @@ final class FullScreenTodos: DemoMode {
   enum Outcome { case keepGoing, quit }
 
   private func handle(_ key: Key) -> Outcome {
+    // NB: a resize or a redraw only draws again, whatever is being typed.
+    if key == .resize || key == .redraw { return .keepGoing }
     hint = nil
     if var editor {
       let outcome = editor.handle(key)
@@ -72,7 +74,6 @@ final class FullScreenTodos: DemoMode {
     case .pageDown: selection = min(last, selection + page)
     case .home: selection = 0
     case .end: selection = last
-    case .resize, .redraw: break
     case .character(" "), .enter:
       if let selected { app.send(.toggle(id: selected.id)) } else { hint = "The list is empty." }
     case .character("a"): startPrompt(.add, LineEditor(prompt: "New todo"))

@@ -70,6 +70,9 @@ public struct Todos: Reducer {
 
   /// How many earlier lists `undo` can go back to.
   public static let undoLimit = 100
+  /// How many todos the earlier lists may hold in all: a list of 100,000 todos can go back 10
+  /// steps, so that its history stays near 40 MB instead of 400.
+  public static let undoTodoLimit = 1_000_000
   /// How long typing must pause before the search applies.
   public static let searchDebounce = Duration.milliseconds(300)
   /// The sync's steps: ten of this duration each.
@@ -189,7 +192,12 @@ public struct Todos: Reducer {
     body(&state.todos)
     guard state.todos != before else { return .none }
     state.undoStack.append(before)
-    if state.undoStack.count > Self.undoLimit { state.undoStack.removeFirst() }
+    var kept = state.undoStack.reduce(0) { $0 + $1.count }
+    while state.undoStack.count > Self.undoLimit
+      || (state.undoStack.count > 1 && kept > Self.undoTodoLimit)
+    {
+      kept -= state.undoStack.removeFirst().count
+    }
     state.redoStack.removeAll()
     return saveEffect(state.todos)
   }
