@@ -67,9 +67,16 @@ let package = Package(
     // MARK: - Demos: terminal apps, not products. Feature logic lives in library targets that
     // the tests import; the executables only read the terminal and draw.
 
+    // NB: the wide-character ncurses, for DemoTerminal only: the feature libraries don't
+    // depend on it. `.ci/run` installs libncurses-dev where it is missing.
+    .systemLibrary(
+      name: "CNcursesw",
+      path: "Examples/CNcursesw",
+      providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
+    ),
     .target(
       name: "DemoTerminal",
-      dependencies: ["Statecraft"],
+      dependencies: ["CNcursesw", "Statecraft"],
       path: "Examples/DemoTerminal"
     ),
     .target(

@@ -132,36 +132,36 @@ struct LineCounter: DemoMode {
   static let usage = "Commands: + · - · fact · cancel · wait · help · quit"
 
   func run() async {
-    print("Statecraft counter (Reactor idiom). \(Self.usage)")
+    printLine("Statecraft counter (Reactor idiom). \(Self.usage)")
     var last = app.store.state
-    app.onAlert = { print("alert: \($0)") }
+    app.onAlert = { printLine("alert: \($0)") }
     app.onState = { state in
       defer { last = state }
       guard state.fact != last.fact else { return }
       if state.fact != .idle {
-        print("fact: \(CounterApp.describe(state.fact))")
+        printLine("fact: \(CounterApp.describe(state.fact))")
       } else if last.fact.isLoading, state.count == last.count {
-        print("fact: cancelled")
+        printLine("fact: cancelled")
       }
     }
     let subscription = app.store.subscribe(app)
     defer { subscription.cancel() }
-    print("count: \(app.store.count)")
+    printLine("count: \(app.store.count)")
 
     for await command in StandardInput.commands() {
       switch command.line {
       case "+":
         app.send(.increment)
-        print("count: \(app.store.count)")
+        printLine("count: \(app.store.count)")
       case "-":
         app.send(.decrement)
-        print("count: \(app.store.count)")
+        printLine("count: \(app.store.count)")
       case "fact": app.send(.factTapped)
       case "cancel": app.send(.cancelFactTapped)
       case "wait": await app.tasks.waitForAll()
-      case "help": print(Self.usage)
+      case "help": printLine(Self.usage)
       case "quit", "q": return
-      default: print("Unknown command '\(command.line)'. \(Self.usage)")
+      default: printLine("Unknown command '\(command.line)'. \(Self.usage)")
       }
     }
   }

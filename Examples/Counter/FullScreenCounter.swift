@@ -6,7 +6,7 @@ import Statecraft
 @MainActor
 final class FullScreenCounter: DemoMode {
   let app: CounterApp
-  private var screen = Screen()
+  private var screen: FullScreen?
   private var alert: (message: String, times: Int)?
   private var hint: String?
 
@@ -15,8 +15,9 @@ final class FullScreenCounter: DemoMode {
   }
 
   func run() async {
-    Terminal.enterFullScreen()
-    defer { Terminal.leaveFullScreen() }
+    guard let screen = FullScreen.start() else { return }
+    self.screen = screen
+    defer { screen.close() }
     app.onAlert = { [weak self] message in
       guard let self else { return }
       // NB: the pulse fires for each assignment, so a repeated message counts up.
@@ -26,9 +27,11 @@ final class FullScreenCounter: DemoMode {
     let subscription = app.store.subscribe(app)
     defer { subscription.cancel() }
 
-    for await key in StandardInput.keys() {
+    draw()
+    for await key in screen.keys {
       hint = nil
       switch key {
+      case .resize, .redraw: break  // drawn again below
       case .character("+"), .character("="), .up, .right: app.send(.increment)
       case .character("-"), .down, .left: app.send(.decrement)
       case .character("f"): app.send(.factTapped)
@@ -41,8 +44,9 @@ final class FullScreenCounter: DemoMode {
   }
 
   private func draw() {
-    let (rows, columns) = Terminal.size
-    var lines = [
+    guard let screen else { return }
+    let (rows, columns) = screen.size
+    var lines: [StyledText] = [
       Text.bold("Statecraft counter") + "  (Reactor idiom)",
       "",
       "  count: " + Text.bold("\(app.store.count)"),
@@ -56,8 +60,12 @@ final class FullScreenCounter: DemoMode {
       lines.append("")
     }
     lines.append(hint.map(Text.red) ?? "")
-    lines.append(Text.dim("+ more · - less · f fact · c cancel the fact · q quit"))
-    lines += Array(repeating: "", count: max(0, rows - lines.count))
-    Terminal.write(screen.update(to: Array(lines.prefix(rows)), width: columns))
+    let footer = KeyHints.lines(
+      ["+ more", "- less", "f fact", "c cancel the fact"], quit: "q quit", width: columns,
+      maxLines: max(1, rows - lines.count))
+    // NB: on a screen too small for all of it, the rows above the keys give way.
+    lines = Array(lines.prefix(max(0, rows - footer.count)))
+    lines += footer.map(Text.dim)
+    screen.draw(lines)
   }
 }

@@ -8,7 +8,8 @@ public protocol DemoMode {
 }
 
 extension Terminal {
-  /// Runs `fullScreen()` when standard input and output are a terminal, `lines()` otherwise.
+  /// Runs `fullScreen()` when standard input and output are a terminal that ncurses can drive,
+  /// `lines()` otherwise.
   ///
   /// The mode is kept alive until it returns: a full-screen mode's key and state callbacks hold
   /// it weakly, and an optimized build would otherwise release it while it runs.
@@ -16,7 +17,16 @@ extension Terminal {
   public static func run(
     fullScreen: () -> any DemoMode, lines: () -> any DemoMode
   ) async {
-    let mode = isInteractive ? fullScreen() : lines()
+    let mode: any DemoMode
+    if isInteractive, FullScreen.isSupported {
+      mode = fullScreen()
+    } else {
+      if isInteractive {
+        printLine(
+          "This terminal (TERM) can't be driven full screen; reading commands line by line.")
+      }
+      mode = lines()
+    }
     await mode.run()
     withExtendedLifetime(mode) {}
   }
@@ -41,14 +51,15 @@ extension StandardInput {
   public static func commands() -> AsyncMapSequence<AsyncStream<String>, LineCommand> {
     lines().map { line in
       let command = LineCommand(line)
-      print("> \(command.line)")
+      printLine("> \(command.line)")
       return command
     }
   }
 }
 
 extension Key {
-  /// Whether the key quits a full-screen demo: q, Ctrl-C, Ctrl-D or escape.
+  /// Whether the key quits a full-screen demo: q, Ctrl-C, Ctrl-D or escape (a lone escape: one
+  /// that starts a sequence, even split across reads, is never taken for it).
   public var quits: Bool {
     switch self {
     case .character("q"), .control("c"), .control("d"), .escape: return true
@@ -58,8 +69,14 @@ extension Key {
 
   /// What a full-screen demo says about a key it doesn't use.
   public var unusedHint: String {
-    if case .character(let character) = self {
-      return "Unknown key '\(character)'. The keys are listed at the bottom."
+    switch self {
+    case .character(let character):
+      return "Unknown key '\(Text.escaped(String(character)))'. The keys are listed at the bottom."
+    case .paste:
+      return
+        "Pasted text goes into a prompt; this screen takes keys. The keys are listed at the bottom."
+    default:
+      break
     }
     return "That key does nothing here. The keys are listed at the bottom."
   }

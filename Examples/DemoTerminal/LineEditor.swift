@@ -1,5 +1,5 @@
 /// The text typed at a prompt in a full-screen demo: characters are added at the end and
-/// backspace removes the last one.
+/// backspace removes the last one. A paste is added whole, its line breaks turned into spaces.
 public struct LineEditor: Equatable, Sendable {
   /// What the prompt asks for ("New todo", "Search").
   public var prompt: String
@@ -27,6 +27,10 @@ public struct LineEditor: Equatable, Sendable {
     case .character(let character):
       text.append(character)
       return .editing
+    case .paste(let pasted):
+      // NB: the line is one line: pasted line breaks and tabs become spaces.
+      text += String(pasted.map { $0.isNewline || $0 == "\t" ? " " : $0 })
+      return .editing
     case .backspace:
       if !text.isEmpty { text.removeLast() }
       return .editing
@@ -37,5 +41,27 @@ public struct LineEditor: Equatable, Sendable {
     default:
       return .editing
     }
+  }
+}
+
+extension LineEditor {
+  /// The prompt as a full-screen row of `width` cells: the prompt, the end of the text (the
+  /// start gives way to "…" when it is too long) and a block where the next character goes.
+  public func row(width: Int) -> StyledText {
+    let label = "\(prompt): "
+    let available = width - Text.cellWidth(Text.escaped(label)) - 1
+    var shown = Text.escaped(text)
+    if Text.cellWidth(shown) > available, available > 1 {
+      var tail = ""
+      var used = 1
+      for character in shown.reversed() {
+        let characterWidth = Text.cellWidth(String(character))
+        guard used + characterWidth <= available else { break }
+        used += characterWidth
+        tail.insert(character, at: tail.startIndex)
+      }
+      shown = "…" + tail
+    }
+    return Text.bold(label) + shown + Text.inverse(" ")
   }
 }

@@ -6,7 +6,7 @@ import Statecraft
 @MainActor
 final class FullScreenPaging: DemoMode {
   let app: PagingApp
-  private var screen = Screen()
+  private var screen: FullScreen?
   private var selection = 0
   private var editor: LineEditor?
   private var hint: String?
@@ -16,13 +16,20 @@ final class FullScreenPaging: DemoMode {
   }
 
   func run() async {
-    Terminal.enterFullScreen()
-    defer { Terminal.leaveFullScreen() }
+    guard let screen = FullScreen.start() else { return }
+    self.screen = screen
+    defer { screen.close() }
     app.onState = { [weak self] _ in self?.draw() }
     let subscription = app.store.subscribe(app)
     defer { subscription.cancel() }
 
-    for await key in StandardInput.keys() {
+    draw()
+    for await key in screen.keys {
+      // NB: a resize or a redraw only draws again, whatever is being typed.
+      if key == .resize || key == .redraw {
+        draw()
+        continue
+      }
       hint = nil
       if var editor {
         let outcome = editor.handle(key)
@@ -53,28 +60,33 @@ final class FullScreenPaging: DemoMode {
   }
 
   private func draw() {
-    let (rows, columns) = Terminal.size
+    guard let screen else { return }
+    let (rows, columns) = screen.size
     let items = app.store.items
     selection = min(selection, max(items.count - 1, 0))
-    let listHeight = max(1, rows - 5)
+    let footer = KeyHints.lines(
+      ["↑↓ scroll (↓ at the end loads more)", "/ search", "r retry"], quit: "q quit",
+      width: columns, maxLines: max(1, rows - 7))
+    let listHeight = max(1, rows - 4 - footer.count)
     let first = max(0, min(selection - listHeight + 1, items.count - listHeight))
-    var lines = [
+    var lines: [StyledText] = [
       Text.bold("Statecraft paging") + "  (Feedback idiom)  "
         + (app.store.query.isEmpty ? "all items" : "search: \(app.store.query)"),
-      String(repeating: "─", count: columns),
+      StyledText(String(repeating: "─", count: columns)),
     ]
     for (offset, item) in items.enumerated().dropFirst(first).prefix(listHeight) {
-      lines.append(offset == selection ? Text.inverse(" \(item) ") : " \(item)")
+      lines.append(offset == selection ? Text.inverse(" \(item) ") : StyledText(" \(item)"))
     }
-    lines += Array(repeating: "", count: max(0, rows - 3 - lines.count))
+    lines += Array(repeating: "", count: max(0, rows - 2 - footer.count - lines.count))
     let status = app.statusLine
     lines.append(app.store.failure != nil ? Text.red(status) : Text.yellow(status))
     if let editor {
-      lines.append(Text.bold("\(editor.prompt): ") + editor.text + Text.inverse(" "))
+      lines.append(editor.row(width: columns))
     } else {
       lines.append(hint.map(Text.red) ?? "")
     }
-    lines.append(Text.dim("↑↓ scroll (↓ at the end loads more) · / search · r retry · q quit"))
-    Terminal.write(screen.update(to: Array(lines.prefix(rows)), width: columns))
+    lines += footer.map(Text.dim)
+    // NB: on a screen too small for all of it, the bottom rows (the quit key) win.
+    screen.draw(Array(lines.suffix(rows)))
   }
 }

@@ -153,24 +153,24 @@ struct LinePaging: DemoMode {
   static let usage = "Commands: search [TEXT] · more · retry · wait · list · help · quit"
 
   func run() async {
-    print("Statecraft paging (Feedback idiom). \(Self.usage)")
+    printLine("Statecraft paging (Feedback idiom). \(Self.usage)")
     var previous = app.store.state
-    if let request = previous.request { print("loading \(request)…") }
+    if let request = previous.request { printLine("loading \(request)…") }
     app.onState = { state in
       defer { previous = state }
       if state.cancelled != previous.cancelled, let cancelled = state.cancelled {
-        print("cancelled \(cancelled): the query changed")
+        printLine("cancelled \(cancelled): the query changed")
       }
       if state.pagesLoaded > previous.pagesLoaded {
-        print(
+        printLine(
           "loaded page \(state.pagesLoaded): \(state.items.count) items"
             + (state.hasMore ? "" : ", the end of the list"))
       }
       if let failure = state.failure, failure.request != previous.failure?.request {
-        print("\(failure.request) failed: \(failure.message); type retry")
+        printLine("\(failure.request) failed: \(failure.message); type retry")
       }
       if let request = state.request, request != previous.request {
-        print("loading \(request)…")
+        printLine("loading \(request)…")
       }
     }
     let subscription = app.store.subscribe(app)
@@ -181,23 +181,23 @@ struct LinePaging: DemoMode {
       case "search": app.store.send(.queryChanged(command.rest))
       case "more":
         if app.store.isLoading {
-          print("Still loading; type wait.")
+          printLine("Still loading; type wait.")
         } else if app.store.failure != nil {
-          print("The last page failed; type retry.")
+          printLine("The last page failed; type retry.")
         } else if !app.store.hasMore {
-          print("That was the last page.")
+          printLine("That was the last page.")
         } else {
           app.store.send(.loadMore)
         }
       case "retry":
-        if app.store.failure == nil { print("Nothing failed.") } else { app.store.send(.retry) }
+        if app.store.failure == nil { printLine("Nothing failed.") } else { app.store.send(.retry) }
       case "wait": await app.store.wait { $0.isLoading }
       case "list":
-        for (index, item) in app.store.items.enumerated() { print("\(index + 1). \(item)") }
-        print("(\(app.statusLine))")
-      case "help": print(Self.usage)
+        for (index, item) in app.store.items.enumerated() { printLine("\(index + 1). \(item)") }
+        printLine("(\(app.statusLine))")
+      case "help": printLine(Self.usage)
       case "quit", "q": return
-      default: print("Unknown command '\(command.line)'. \(Self.usage)")
+      default: printLine("Unknown command '\(command.line)'. \(Self.usage)")
       }
     }
   }

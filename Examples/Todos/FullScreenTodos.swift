@@ -4,13 +4,13 @@ import TodosFeature
 
 /// The todo app full screen: arrow keys move, single keys act, prompts take text.
 ///
-/// Only what changed is redrawn: the screen is rebuilt after each key and each batch of state
-/// changes the store reports (sync progress, the debounced search, a failed save), and `Screen`
-/// writes only the rows that differ from the last frame.
+/// The screen is rebuilt after each key and each batch of state changes the store reports (sync
+/// progress, the debounced search, a failed save); only the rows on screen are formatted, and
+/// ncurses writes only the cells that changed.
 @MainActor
 final class FullScreenTodos: DemoMode {
   let app: TodosApp
-  private var screen = Screen()
+  private var screen: FullScreen?
   private var selection = 0
   private var editor: LineEditor?
   private var editing: Prompt?
@@ -23,16 +23,18 @@ final class FullScreenTodos: DemoMode {
     self.app = app
   }
 
-  static let keysHelp =
-    "↑↓ move · space toggle · a add · e edit · d delete · f filter · / search · u undo · r redo · "
-    + "s sync · c cancel sync · l log · q quit"
+  static let keyHints = [
+    "↑↓ move", "space toggle", "a add", "e edit", "d delete", "f filter", "/ search", "u undo",
+    "r redo", "s sync", "c cancel sync", "l log",
+  ]
 
   func run() async {
-    Terminal.enterFullScreen()
-    defer { Terminal.leaveFullScreen() }
+    guard let screen = FullScreen.start() else { return }
+    self.screen = screen
+    defer { screen.close() }
     token = app.store.observe { [weak self] _ in self?.draw() }
     defer { token?.cancel() }
-    for await key in StandardInput.keys() {
+    for await key in screen.keys {
       if handle(key) == .quit { return }
       draw()
     }
@@ -41,6 +43,8 @@ final class FullScreenTodos: DemoMode {
   enum Outcome { case keepGoing, quit }
 
   private func handle(_ key: Key) -> Outcome {
+    // NB: a resize or a redraw only draws again, whatever is being typed.
+    if key == .resize || key == .redraw { return .keepGoing }
     hint = nil
     if var editor {
       let outcome = editor.handle(key)
@@ -59,11 +63,17 @@ final class FullScreenTodos: DemoMode {
       return .keepGoing
     }
 
-    let visible = app.store.visible
+    let visible = app.list.visible
     let selected = visible.indices.contains(selection) ? visible[selection] : nil
+    let page = max(1, (screen?.size.rows ?? 24) - 6)
+    let last = max(visible.count - 1, 0)
     switch key {
     case .up, .character("k"): selection = max(0, selection - 1)
-    case .down, .character("j"): selection = min(max(visible.count - 1, 0), selection + 1)
+    case .down, .character("j"): selection = min(last, selection + 1)
+    case .pageUp: selection = max(0, selection - page)
+    case .pageDown: selection = min(last, selection + page)
+    case .home: selection = 0
+    case .end: selection = last
     case .character(" "), .enter:
       if let selected { app.send(.toggle(id: selected.id)) } else { hint = "The list is empty." }
     case .character("a"): startPrompt(.add, LineEditor(prompt: "New todo"))
@@ -73,7 +83,7 @@ final class FullScreenTodos: DemoMode {
       } else {
         hint = "The list is empty."
       }
-    case .character("d"), .character("x"):
+    case .character("d"), .character("x"), .delete:
       if let selected { app.send(.delete(id: selected.id)) } else { hint = "The list is empty." }
     case .character("f"): app.send(.setFilter(app.store.filter.next))
     case .character("/"): startPrompt(.search, LineEditor(prompt: "Search", text: app.store.query))
@@ -94,35 +104,52 @@ final class FullScreenTodos: DemoMode {
   }
 
   private func draw() {
-    let (rows, columns) = Terminal.size
-    var bottom: [String] = []
+    guard let screen else { return }
+    let (rows, columns) = screen.size
+    let list = app.list
+    selection = min(selection, max(list.visible.count - 1, 0))
+
+    // The list keeps at least three rows and the footer at least its quit key; the sync line,
+    // the message line, the other key hints and the log pane take what is left.
+    let header: [StyledText] = [
+      Text.bold("Statecraft todos") + "  " + app.summary,
+      StyledText(String(repeating: "─", count: columns)),
+    ]
+    var bottom: [StyledText] = []
     if let syncLine = app.syncLine {
-      bottom.append(app.store.sync.isSyncing ? Text.yellow(syncLine) + "  (c cancels)" : syncLine)
+      bottom.append(
+        app.store.sync.isSyncing ? Text.yellow(syncLine) + "  (c cancels)" : StyledText(syncLine))
     }
     if let editor {
-      bottom.append(Text.bold("\(editor.prompt): ") + editor.text + Text.inverse(" "))
+      bottom.append(editor.row(width: columns))
     } else if let message = hint ?? app.store.notice {
       bottom.append(Text.red(message))
     } else {
       bottom.append("")
     }
-    bottom.append(Text.dim(Self.keysHelp))
+    let footerSpace = max(1, rows - header.count - bottom.count - 3)
+    let footer = KeyHints.lines(
+      Self.keyHints, quit: "q quit", width: columns, maxLines: footerSpace)
+    bottom += footer.map(Text.dim)
     if app.showsLog {
-      bottom.append(Text.bold("── change log (l hides) ──"))
-      bottom.append(contentsOf: app.log.lines.suffix(max(3, rows / 3)))
+      let logSpace = rows - header.count - bottom.count - 3 - 1
+      if logSpace > 0 {
+        bottom.append(Text.bold("── change log (l hides) ──"))
+        bottom += app.log.lines.suffix(min(logSpace, max(3, rows / 3))).map { StyledText($0) }
+      }
     }
 
-    let listHeight = max(1, rows - 2 - bottom.count)
-    let visibleCount = app.store.visible.count
-    selection = min(selection, max(visibleCount - 1, 0))
-    let list = app.listLines(selection: visibleCount == 0 ? nil : selection)
-    let first = max(0, min(selection - listHeight + 1, list.count - listHeight))
-    var lines = [
-      Text.bold("Statecraft todos") + "  " + app.summary, String(repeating: "─", count: columns),
-    ]
-    lines += list.dropFirst(first).prefix(listHeight)
+    let listHeight = max(1, rows - header.count - bottom.count)
+    let first = max(0, min(selection - listHeight + 1, list.visible.count - listHeight))
+    var lines = header
+    let rowsShown = app.listLines(in: first..<(first + listHeight))
+    for (offset, row) in rowsShown.enumerated() {
+      let isSelected = !list.visible.isEmpty && first + offset == selection
+      lines.append(isSelected ? Text.inverse(row) : StyledText(row))
+    }
     lines += Array(repeating: "", count: max(0, rows - lines.count - bottom.count))
     lines += bottom
-    Terminal.write(screen.update(to: Array(lines.prefix(rows)), width: columns))
+    // NB: on a screen too small for all of it, the bottom rows (the quit key) win.
+    screen.draw(Array(lines.suffix(rows)))
   }
 }

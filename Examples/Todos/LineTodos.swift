@@ -3,51 +3,104 @@ import Statecraft
 import TodosFeature
 
 /// The todo app driven one command per line, for piped input and CI.
+///
+/// At the start and after a command that changes the list, a short list (up to
+/// ``wholeListLimit`` todos) is printed whole; a longer one prints its first rows at the start
+/// and only the rows a command changed after it, so a list of 100,000 todos doesn't print
+/// 100,000 lines per command (`list` prints it all).
 @MainActor
 struct LineTodos: DemoMode {
   let app: TodosApp
 
+  /// The longest list printed whole after each change.
+  static let wholeListLimit = 30
+  /// The most changed rows printed after one command on a long list.
+  static let changedRowsLimit = 20
+
   func run() async {
-    print("Statecraft todos. \(TodoCommand.usage)")
-    printList()
+    printLine("Statecraft todos. \(TodoCommand.usage)")
+    printList(whole: false)
     var lastSync = app.syncLine
     let syncToken = app.store.observe { _ in
       let line = app.syncLine
-      if line != lastSync, let line { print(line) }
+      if line != lastSync, let line { printLine(line) }
       lastSync = line
     }
     defer { syncToken.cancel() }
-    app.log.onEntry = { print($0) }
+    app.log.onEntry = { printLine($0) }
 
     for await command in StandardInput.commands() {
-      switch TodoCommand.parse(command.line, in: app.store.state) {
+      switch TodoCommand.parse(command.line, in: app.store.withState { $0 }) {
       case .failure(let hint):
-        print(hint.message)
+        printLine(hint.message)
       case .success(.quit):
         return
       case .success(.help):
-        print(TodoCommand.usage)
+        printLine(TodoCommand.usage)
       case .success(.list):
-        printList()
+        printList(whole: true)
       case .success(.wait):
         await app.waitForEffects()
       case .success(.toggleLog):
         app.showsLog.toggle()
-        print(app.showsLog ? "change log on" : "change log off")
+        printLine(app.showsLog ? "change log on" : "change log off")
       case .success(.send(let action)):
+        let before = app.list.visible
         let task = app.send(action)
         // NB: the sync runs in the background so that `cancel` can stop it; everything else is
         // awaited, so that what is printed next reflects its effects (the debounced search).
         if action != .syncTapped { await task.finish() }
-        if let notice = app.store.notice { print(notice) }
-        if action.changesTheList { printList() }
+        if let notice = app.store.notice { printLine(notice) }
+        if action.changesTheView {
+          printList(whole: false)
+        } else if action.changesTheList {
+          printChanges(from: before)
+        }
       }
     }
   }
 
-  private func printList() {
-    for line in app.listLines() { print(line) }
-    print("(\(app.summary))")
+  /// Prints the list: whole when asked or short, else its first rows.
+  private func printList(whole: Bool) {
+    let count = app.list.visible.count
+    let shown = whole || count <= Self.wholeListLimit ? count : Self.changedRowsLimit
+    for line in app.listLines(in: 0..<max(shown, 1)) { printLine(line) }
+    if shown < count {
+      printLine("  … and \(count - shown) more rows; type list to see them all")
+    }
+    printLine("(\(app.summary))")
+  }
+
+  /// Prints the list after a change of the todos: whole when it is short, else the rows that
+  /// differ from `before` (those between the longest common start and end of the two lists).
+  private func printChanges(from before: [Todo]) {
+    let after = app.list.visible
+    guard before.count > Self.wholeListLimit || after.count > Self.wholeListLimit else {
+      return printList(whole: true)
+    }
+    var start = 0
+    while start < before.count, start < after.count, before[start] == after[start] { start += 1 }
+    var end = 0
+    while end < before.count - start, end < after.count - start,
+      before[before.count - 1 - end] == after[after.count - 1 - end]
+    {
+      end += 1
+    }
+    let removed = before[start..<(before.count - end)]
+    let changed = start..<(after.count - end)
+    let changedIDs = Set(after[changed].map(\.id))
+    var lines: [String] = []
+    for (offset, todo) in zip(removed.indices, removed) where !changedIDs.contains(todo.id) {
+      lines.append(TodosApp.row(todo, at: offset) + "  (no longer in the list)")
+    }
+    lines += changed.map { TodosApp.row(after[$0], at: $0) }
+    if after.isEmpty { lines = app.listLines() }
+    for line in lines.prefix(Self.changedRowsLimit) { printLine(line) }
+    if lines.count > Self.changedRowsLimit {
+      printLine(
+        "  … and \(lines.count - Self.changedRowsLimit) more rows; type list to see them all")
+    }
+    printLine("(\(app.summary))")
   }
 }
 
@@ -59,6 +112,14 @@ extension Todos.Action {
       return true
     case .syncTapped, .cancelSyncTapped, .syncProgressed, .syncFinished, .saveFailed, .quit:
       return false
+    }
+  }
+
+  /// Whether the action changes which todos are shown, not the todos: a new filter or search.
+  var changesTheView: Bool {
+    switch self {
+    case .setFilter, .searchChanged, .searchApplied: return true
+    default: return false
     }
   }
 }

@@ -133,21 +133,55 @@ final class TodosApp {
 
   // MARK: - What both modes show
 
-  func listLines(selection: Int? = nil) -> [String] {
-    let visible = store.visible
-    guard !visible.isEmpty else {
-      return [store.todos.isEmpty ? "  (no todos yet)" : "  (no todo matches)"]
+  /// The todos the list shows, with how many are left: computed once per change of the list,
+  /// the filter or the search, not once per key or per row (a list may hold 100,000 todos).
+  struct ListView {
+    var todos: IdentifiedArrayOf<Todo>
+    var filter: TodoFilter
+    var appliedQuery: String
+    var visible: [Todo]
+    var remaining: Int
+  }
+  private var listCache: ListView?
+
+  var list: ListView {
+    let todos = store.todos
+    let filter = store.filter
+    let appliedQuery = store.appliedQuery
+    if let listCache, listCache.filter == filter, listCache.appliedQuery == appliedQuery,
+      listCache.todos == todos
+    {
+      return listCache
     }
-    return visible.enumerated().map { index, todo in
-      let line =
-        "\(String(index + 1).leftPadded(to: 3)). [\(todo.isDone ? "x" : " ")] \(todo.title)"
-      return index == selection ? Text.inverse(line) : line
+    // NB: read without observing: the three fields above are what `visible` depends on, and
+    // observing `visible` itself would make the store compute it again after every batch.
+    let (visible, remaining) = store.withState { ($0.visible, $0.remaining) }
+    let view = ListView(
+      todos: todos, filter: filter, appliedQuery: appliedQuery, visible: visible,
+      remaining: remaining)
+    listCache = view
+    return view
+  }
+
+  /// The visible todos as rows, numbered from 1; the rows of `range` only when given.
+  func listLines(in range: Range<Int>? = nil) -> [String] {
+    let list = list
+    guard !list.visible.isEmpty else {
+      return [list.todos.isEmpty ? "  (no todos yet)" : "  (no todo matches)"]
     }
+    let range = (range ?? list.visible.indices).clamped(to: list.visible.indices)
+    return range.map { Self.row(list.visible[$0], at: $0) }
+  }
+
+  /// How the todo at `index` of the visible list reads, its title escaped.
+  static func row(_ todo: Todo, at index: Int) -> String {
+    "\(String(index + 1).leftPadded(to: 3)). [\(todo.isDone ? "x" : " ")] \(Text.escaped(todo.title))"
   }
 
   var summary: String {
-    var parts = ["\(store.remaining) left of \(store.todos.count)", "filter: \(store.filter)"]
-    if !store.appliedQuery.isEmpty { parts.append("search: \(store.appliedQuery)") }
+    let list = list
+    var parts = ["\(list.remaining) left of \(list.todos.count)", "filter: \(list.filter)"]
+    if !list.appliedQuery.isEmpty { parts.append("search: \(list.appliedQuery)") }
     return parts.joined(separator: " · ")
   }
 

@@ -51,11 +51,12 @@ public struct Todos: Reducer {
 
     /// The todos the list shows: those the filter and the applied search let through.
     public var visible: [Todo] {
-      todos.filter { todo in
-        filter.shows(todo)
-          && (appliedQuery.isEmpty
-            || todo.title.localizedLowercase.contains(
-              appliedQuery.localizedLowercase))
+      // NB: the list may hold 100,000 todos: no copy when everything shows, and the query is
+      // lowercased once, not once per todo.
+      if filter == .all, appliedQuery.isEmpty { return todos.elements }
+      let query = appliedQuery.localizedLowercase
+      return todos.filter { todo in
+        filter.shows(todo) && (query.isEmpty || todo.title.localizedLowercase.contains(query))
       }
     }
 
@@ -84,6 +85,9 @@ public struct Todos: Reducer {
 
   /// How many earlier lists `undo` can go back to.
   public static let undoLimit = 100
+  /// How many todos the earlier lists may hold in all: a list of 100,000 todos can go back 10
+  /// steps, so that its history stays near 40 MB instead of 400.
+  public static let undoTodoLimit = 1_000_000
   /// How long typing must pause before the search applies.
   public static let searchDebounce = Duration.milliseconds(300)
   /// The sync's steps: ten of this duration each.
@@ -202,7 +206,12 @@ public struct Todos: Reducer {
     body(&state.todos)
     guard state.todos != before else { return .none }
     state.undoStack.append(before)
-    if state.undoStack.count > Self.undoLimit { state.undoStack.removeFirst() }
+    var kept = state.undoStack.reduce(0) { $0 + $1.count }
+    while state.undoStack.count > Self.undoLimit
+      || (state.undoStack.count > 1 && kept > Self.undoTodoLimit)
+    {
+      kept -= state.undoStack.removeFirst().count
+    }
     state.redoStack.removeAll()
     return saveEffect(state.todos)
   }

@@ -110,6 +110,23 @@ extension Engine {
       #expect(state.redoStack.isEmpty)
     }
 
+    @Test func theUndoHistoryOfABigListKeepsABoundedNumberOfTodos() {
+      // 100,000 todos: a hundred earlier lists would hold ten million todos.
+      let count = 100_000
+      var state = Todos.State(
+        todos: IdentifiedArray(uniqueElements: (1...count).map { Todo(id: $0, title: "\($0)") }))
+      let reducer = Todos(clock: clock, save: { _ in })
+      for id in 1...12 {
+        _ = reducer.reduce(into: &state, action: .toggle(id: id))
+      }
+      let kept = state.undoStack.reduce(0) { $0 + $1.count }
+      #expect(kept <= Todos.undoTodoLimit)
+      #expect(state.undoStack.count == Todos.undoTodoLimit / count)
+      _ = reducer.reduce(into: &state, action: .undo)
+      #expect(state.todos[id: 12]?.isDone == false)
+      #expect(state.todos[id: 11]?.isDone == true)
+    }
+
     @Test func theSearchAppliesOnceTypingPauses() async {
       let store = makeStore([milk, dog])
       await store.send(.searchChanged("d")) { $0.query = "d" }
