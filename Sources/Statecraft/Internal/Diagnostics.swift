@@ -62,8 +62,21 @@ enum Diagnostics {
 
     No element with this id was in '\(statePath)'. This usually means the element was removed \
     while an action for it was on its way, or a parent sent a row action with a stale id. \
-    Remove rows through the reducer (their effects are then cancelled) and check the id before \
-    sending to a row.
+    A row's own effects are cancelled when it is removed, so check the id before sending to \
+    a row.
+    """
+  }
+
+  static func scopeActionForOtherCase(action: Any, state: Any, childState: Any.Type) -> String {
+    """
+    A 'Scope' over an enum case received a child action while the state was in another case:
+
+      action: \(action)
+      state: \(state)
+
+    The child reducer of '\(childState)' runs only while the state is in its case. This usually \
+    means a parent sent a child action after changing the case. Check the case before sending \
+    to the child (the effects of a case the state has left are cancelled, and send nothing).
     """
   }
 }

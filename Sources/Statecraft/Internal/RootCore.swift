@@ -13,7 +13,10 @@ package final class RootCore<State, Action>: Core<State, Action> {
   private let storeRuntime = StoreRuntime()
   /// True while a batch is being reduced or published: sends made then are queued.
   @exclusivity(unchecked) private var isBusy = false
-  @exclusivity(unchecked) private var queue: [(action: Action, group: EffectGroup)] = []
+  /// Actions sent while busy, with the child namespace of the `.send` effect that sent them
+  /// (empty otherwise): an action of a child instance that left the state is dropped.
+  @exclusivity(unchecked) private var queue:
+    [(action: Action, group: EffectGroup, namespace: Namespace)] = []
   @exclusivity(unchecked) private var hasQueuedActions = false
   /// The effect of the action just reduced, when it is not `.none` (set by `reduction`).
   @usableFromInline @exclusivity(unchecked) var pendingEffect: Effect<Action>?
@@ -55,7 +58,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
       // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
       // reduced in FIFO order before the outermost send returns.
       let group = group ?? EffectGroup()
-      queue.append((action, group))
+      queue.append((action, group, []))
       hasQueuedActions = true
       return StoreTask(group)
     }
@@ -100,7 +103,11 @@ package final class RootCore<State, Action>: Core<State, Action> {
     while index < queue.count {
       var group: EffectGroup? = queue[index].group
       let action = queue[index].action
+      let namespace = queue[index].namespace
       index += 1
+      // NB: a child's `.send` queued behind the action that removed or replaced the child never
+      // reaches its successor.
+      if !namespace.isEmpty && !ChildNamespace.isPresent(namespace, in: currentState) { continue }
       reduce(action, group: &group)
     }
     queue.removeAll(keepingCapacity: true)
@@ -117,6 +124,14 @@ package final class RootCore<State, Action>: Core<State, Action> {
       ReduceContext.exit(to: previous)
     }
     if hasPendingEffect { startPendingEffect(group: &group) }
+    if storeRuntime.hasChildEffects { cancelEffectsOfDepartedChildren() }
+  }
+
+  /// Cancels the effects of the child instances that the action just reduced removed or
+  /// replaced, whichever reducer did it (see ChildNamespace.swift).
+  @inline(never)
+  private func cancelEffectsOfDepartedChildren() {
+    storeRuntime.cancelEffectsOfDepartedChildren(in: currentState)
   }
 
   // NB: kept out of `reduce(_:group:)`: unspecialized code computes the metadata of its generic
@@ -145,7 +160,12 @@ package final class RootCore<State, Action>: Core<State, Action> {
       return
 
     case .send(let action):
-      _ = send(action, group: context.sendGroup)
+      if isBusy && !context.namespace.isEmpty {
+        queue.append((action, context.sendGroup, context.namespace))
+        hasQueuedActions = true
+      } else {
+        _ = send(action, group: context.sendGroup)
+      }
 
     case .run(let priority, let location, let operation):
       let lifetime = EffectLifetime()

@@ -137,6 +137,22 @@ package final class StoreRuntime {
     for token in tokens { running[token]?.task.cancel() }
   }
 
+  // MARK: - Child instances
+
+  /// Whether any effect runs inside a child feature instance: the root then checks after each
+  /// action that the instances are still in its state (see ChildNamespace.swift).
+  var hasChildEffects: Bool { !tokensByNamespace.isEmpty }
+
+  /// Cancels the effects of every child instance that has left `state`, the root's state.
+  func cancelEffectsOfDepartedChildren(in state: Any) {
+    var departed: [Namespace] = []
+    for namespace in tokensByNamespace.keys
+    where !ChildNamespace.isPresent(namespace, in: state) {
+      departed.append(namespace)
+    }
+    for namespace in departed { cancel(namespacePrefix: namespace) }
+  }
+
   /// The tasks of the effects running inside a child namespace (and its descendants).
   func tasks(namespacePrefix prefix: Namespace) -> [Task<Void, Never>] {
     running.values.filter { $0.namespace.hasPrefix(prefix) }.map(\.task)
