@@ -177,3 +177,50 @@ extension Engine.ChildStoreTests {
     token.cancel()
   }
 }
+
+extension Engine.ChildStoreTests {
+  // MARK: - ifLet(then:else:) for UIKit (issue 14, item 12)
+
+  @Test func ifLetCallsThenWhenTheStateAppearsAndElseWhenItGoes() {
+    let store = Store(initialState: List.State()) { List(clock: TestClock()) }
+    var events: [String] = []
+    var shown: StoreOf<Row>?
+    let token = store.ifLet(state: \.detail, action: List.Action.detail) { detail in
+      shown = detail
+      events.append("then \(detail.id)")
+    } else: {
+      events.append("else")
+    }
+    #expect(events == ["else"])
+    store.send(.showDetail(1))
+    #expect(events == ["else", "then 1"])
+    shown?.send(.toggle)
+    store.send(.showDetail(2))  // still present: `then` is not called again
+    #expect(events == ["else", "then 1"])
+    store.send(.hideDetail)
+    #expect(events == ["else", "then 1", "else"])
+    #expect(shown?.id == 2)
+    token.cancel()
+    store.send(.showDetail(3))
+    #expect(events == ["else", "then 1", "else"])
+  }
+
+  @Test func ifLetOnAStoreOfOptionalStateUnwrapsIt() {
+    let store = Store(initialState: Int?.none) {
+      Reduce<Int?, Int?> { state, action in
+        state = action
+        return .none
+      }
+    }
+    var values: [Int?] = []
+    let token = store.ifLet { (child: Store<Int, Int?>) in
+      values.append(child.state)
+      child.send(nil)  // an action of the parent store, queued behind this batch
+    } else: {
+      values.append(nil)
+    }
+    store.send(5)
+    #expect(values == [nil, 5, nil])
+    _ = token
+  }
+}

@@ -74,9 +74,10 @@ enum Diagnostics {
       action: \(action)
       state: \(state)
 
-    The child reducer of '\(childState)' runs only while the state is in its case. This usually \
-    means a parent sent a child action after changing the case. Check the case before sending \
-    to the child (the effects of a case the state has left are cancelled, and send nothing).
+    The child reducer of '\(String(reflecting: childState))' runs only while the state is in \
+    its case. This usually means a parent sent a child action after changing the case. Check \
+    the case before sending to the child (the effects of a case the state has left are \
+    cancelled, and send nothing).
     """
   }
 }
