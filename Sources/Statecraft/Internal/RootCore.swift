@@ -131,7 +131,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
   /// replaced, whichever reducer did it (see ChildNamespace.swift).
   @inline(never)
   private func cancelEffectsOfDepartedChildren() {
-    storeRuntime.cancelEffectsOfDepartedChildren(in: currentState)
+    storeRuntime.cancelEffectsOfDepartedChildren { self.currentState }
   }
 
   // NB: kept out of `reduce(_:group:)`: unspecialized code computes the metadata of its generic

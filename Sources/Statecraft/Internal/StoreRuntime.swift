@@ -143,12 +143,17 @@ package final class StoreRuntime {
   /// action that the instances are still in its state (see ChildNamespace.swift).
   var hasChildEffects: Bool { !tokensByNamespace.isEmpty }
 
-  /// Cancels the effects of every child instance that has left `state`, the root's state.
-  func cancelEffectsOfDepartedChildren(in state: Any) {
+  /// Cancels the effects of every child instance that has left the root's state, which `state`
+  /// reads.
+  func cancelEffectsOfDepartedChildren(in state: () -> Any) {
+    // NB: the state is boxed only when a child instance runs effects (a feedback system's
+    // namespace is not one).
+    var root: Any?
     var departed: [Namespace] = []
-    for namespace in tokensByNamespace.keys
-    where !ChildNamespace.isPresent(namespace, in: state) {
-      departed.append(namespace)
+    for namespace in tokensByNamespace.keys where namespace.first?.base is ChildNamespace {
+      let rootState = root ?? state()
+      root = rootState
+      if !ChildNamespace.isPresent(namespace, in: rootState) { departed.append(namespace) }
     }
     for namespace in departed { cancel(namespacePrefix: namespace) }
   }
