@@ -76,10 +76,10 @@ extension Engine {
       }
       let load = store.send(.loggedIn(.load))
       store.send(.logOut)
-      await load.finish()
-      #expect(store.runningEffectCount == 0)
       await clock.run()
+      await load.finish()
       #expect(store.state == .loggedOut)
+      #expect(store.runningEffectCount == 0)
     }
 
     @Test func anotherIdentityInTheSameCaseCancelsTheChildsEffects() async {
@@ -89,8 +89,8 @@ extension Engine {
       }
       let load = store.send(.loggedIn(.load))
       store.send(.logIn(2))
-      await load.finish()
       await clock.run()
+      await load.finish()
       #expect(store.state == .loggedIn(Pinger.State(id: 2)))
     }
 

@@ -177,10 +177,10 @@ extension Engine {
       store.send(.show(1))
       let load = store.send(.child(.load))
       store.send(.show(2))  // another child, never nil in between
-      await load.finish()
-      #expect(store.runningEffectCount == 0)
       await clock.run()
+      await load.finish()
       #expect(store.child == Pinger.State(id: 2))
+      #expect(store.runningEffectCount == 0)
     }
 
     @Test func anIfLetChildReplacedByTheSameIDKeepsItsEffects() async {
@@ -201,10 +201,10 @@ extension Engine {
       store.send(.setMode(.editing(1)))
       let load = store.send(.mode(.load))
       store.send(.setMode(.viewing(1)))
-      await load.finish()
-      #expect(store.runningEffectCount == 0)
       await clock.run()
+      await load.finish()
       #expect(store.modeLoads == [])
+      #expect(store.runningEffectCount == 0)
     }
 
     @Test func anIfLetEnumChildThatKeepsItsCaseKeepsItsEffects() async {
@@ -255,12 +255,12 @@ extension Engine {
       let second = store.send(.holder(.rows(.element(id: 2, action: .load))))
       #expect(store.runningEffectCount == 2)
       store.send(.clearRows)
-      await first.finish()
-      await second.finish()
-      #expect(store.runningEffectCount == 0)
       // The late `loaded` actions would be reported as actions for missing rows.
       await clock.run()
+      await first.finish()
+      await second.finish()
       #expect(store.holder.rows.isEmpty)
+      #expect(store.runningEffectCount == 0)
     }
 
     @Test func anIfLetChildDismissedByAGrandparentLosesItsEffects() async {
@@ -269,11 +269,11 @@ extension Engine {
       store.send(.holder(.show(1)))
       let load = store.send(.holder(.child(.load)))
       store.send(.dismissChild)
-      await load.finish()
-      #expect(store.runningEffectCount == 0)
       // The late `loaded` action would be reported as an action for a nil child.
       await clock.run()
+      await load.finish()
       #expect(store.holder.child == nil)
+      #expect(store.runningEffectCount == 0)
     }
 
     @Test func anIfLetChildReplacedByAGrandparentLosesItsEffects() async {
@@ -282,8 +282,8 @@ extension Engine {
       store.send(.holder(.show(1)))
       let load = store.send(.holder(.child(.load)))
       store.send(.replaceChild(2))
-      await load.finish()
       await clock.run()
+      await load.finish()
       #expect(store.holder.child == Pinger.State(id: 2))
     }
 
@@ -299,11 +299,11 @@ extension Engine {
       let child = store.send(.optionalHolder(.child(.load)))
       #expect(store.runningEffectCount == 2)
       store.send(.dismissHolder)
+      await clock.run()
       await row.finish()
       await child.finish()
-      #expect(store.runningEffectCount == 0)
-      await clock.run()
       #expect(store.optionalHolder == nil)
+      #expect(store.runningEffectCount == 0)
     }
 
     @Test func aRowRemovedByAGrandparentLeavesTheOtherRowsEffectsRunning() async {
@@ -315,9 +315,8 @@ extension Engine {
       let kept = store.send(.holder(.rows(.element(id: 2, action: .load))))
       store.send(.removeRow(1))
       store.send(.holder(.rows(.element(id: 2, action: .ping))))
-      await removed.finish()
-      #expect(store.runningEffectCount == 1)
       await clock.advance(by: .seconds(1))
+      await removed.finish()
       await kept.finish()
       #expect(store.holder.rows[id: 2]?.loaded == 2)
       #expect(store.holder.rows[id: 2]?.pongs == 1)
