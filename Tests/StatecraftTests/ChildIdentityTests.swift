@@ -244,6 +244,50 @@ extension Engine {
       #expect(store.child == Pinger.State(id: 2, pongs: 1))
     }
 
+    @Test func aChildWithoutIdentityThatLeavesAndComesBackIsANewInstanceForItsQueuedSends() {
+      struct Echo: Reducer {
+        struct State: Equatable { var pongs = 0 }
+        enum Action: Equatable { case ping, pong }
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+          switch action {
+          case .ping: return .send(.pong)
+          case .pong:
+            state.pongs += 1
+            return .none
+          }
+        }
+      }
+      struct Feature: Reducer {
+        struct State: Equatable { var child: Echo.State? = Echo.State() }
+        enum Action: Equatable {
+          case child(Echo.Action)
+          case hide, show, pingThenReopen
+          static let childCase = casePath(Action.child) {
+            if case .child(let action) = $0 { action } else { nil }
+          }
+        }
+        var body: some Reducer<State, Action> {
+          Reduce { state, action in
+            switch action {
+            case .hide: state.child = nil
+            case .show: state.child = Echo.State()
+            case .pingThenReopen:
+              // The child's `.pong` is queued behind `.hide` and `.show`.
+              return .merge(.send(.child(.ping)), .send(.hide), .send(.show))
+            case .child: break
+            }
+            return .none
+          }
+          .ifLet(\.child, action: Action.childCase) { Echo() }
+        }
+      }
+      let store = Store(initialState: Feature.State()) { Feature() }
+      store.send(.child(.ping))
+      #expect(store.child == Echo.State(pongs: 1))
+      store.send(.pingThenReopen)
+      #expect(store.child == Echo.State(pongs: 0))
+    }
+
     // MARK: - Removed by an ancestor (issue 14, item 7)
 
     @Test func rowsRemovedByAGrandparentLoseTheirEffects() async {

@@ -91,6 +91,9 @@ extension ChildNamespace {
   }
 }
 
+/// Marks a queued action of a child instance that has left the state: it is dropped.
+struct DepartedChild: Hashable, Sendable {}
+
 /// The identity of a child state beyond its place: its enum case and its `Identifiable` id.
 struct ChildIdentity: Hashable, Sendable {
   let tag: UInt32?
