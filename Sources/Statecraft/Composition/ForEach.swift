@@ -131,12 +131,12 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     let elementID = UncheckedSendable(id)
     return AnyHashableSendable(
       ChildNamespace(path: AnyHashableSendable(toElements), id: AnyHashableSendable(id)) {
-        state in
+        state, needsChildState in
         guard let parent = state as? Parent.State else { return .unknown }
         guard let element = parent[keyPath: toElements.value][id: elementID.value] else {
           return .absent
         }
-        return .present(element)
+        return .present(needsChildState ? element : ())
       })
   }
 

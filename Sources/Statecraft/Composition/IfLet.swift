@@ -114,12 +114,13 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let toChildState = UncheckedSendable(self.toChildState)
     let identity = childState.flatMap { ChildIdentity.of($0) }
     return AnyHashableSendable(
-      ChildNamespace(path: AnyHashableSendable(toChildState), id: identity) { state in
+      ChildNamespace(path: AnyHashableSendable(toChildState), id: identity) {
+        state, needsChildState in
         guard let parent = state as? Parent.State else { return .unknown }
         guard let child = parent[keyPath: toChildState.value],
           ChildIdentity.of(child) == identity
         else { return .absent }
-        return .present(child)
+        return .present(needsChildState ? child : ())
       })
   }
 }

@@ -156,12 +156,12 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
         path: AnyHashableSendable(
           CaseScopePath(state: ObjectIdentifier(ParentState.self), tag: tag)),
         id: id.map { AnyHashableSendable($0) }
-      ) { state in
+      ) { state, needsChildState in
         guard let parent = state as? ParentState else { return .unknown }
         guard EnumTag.of(parent) == tag, let child = toChildState.value.extract(from: parent),
           ChildIdentity.identifiableID(of: child) == id?.value
         else { return .absent }
-        return .present(child)
+        return .present(needsChildState ? child : ())
       })
   }
 }

@@ -25,7 +25,7 @@ import ConcurrencyExtras
 
 /// Whether a child instance is in the state it was looked up in.
 enum ChildPresence {
-  /// It is there, with this state (to look its own children up in).
+  /// It is there, with its state when it was asked for (to look its own children up in).
   case present(Any)
   /// It has left the state.
   case absent
@@ -42,12 +42,13 @@ struct ChildNamespace: Hashable, Sendable {
   let path: AnyHashableSendable
   /// The child's identity: a row id, an `Identifiable` id, an enum case; nil for presence only.
   let id: AnyHashableSendable?
-  /// Finds this instance in the state the operator runs on.
-  let locate: @Sendable (Any) -> ChildPresence
+  /// Finds this instance in the state the operator runs on; the child's state is returned only
+  /// when asked for (boxing it costs an allocation for a large state).
+  let locate: @Sendable (_ state: Any, _ needsChildState: Bool) -> ChildPresence
 
   init(
     path: AnyHashableSendable, id: AnyHashableSendable?,
-    locate: @escaping @Sendable (Any) -> ChildPresence
+    locate: @escaping @Sendable (_ state: Any, _ needsChildState: Bool) -> ChildPresence
   ) {
     self.path = path
     self.id = id
@@ -55,13 +56,13 @@ struct ChildNamespace: Hashable, Sendable {
   }
 
   /// Looks this instance up in the state of the enclosing instance (or the root).
-  func presence(in state: Any) -> ChildPresence {
+  func presence(in state: Any, needsChildState: Bool) -> ChildPresence {
     var state = state
     for scope in scopes {
       guard let next = state[keyPath: scope.value] else { return .unknown }
       state = next
     }
-    return locate(state)
+    return locate(state, needsChildState)
   }
 
   static func == (lhs: Self, rhs: Self) -> Bool {
@@ -79,9 +80,9 @@ extension ChildNamespace {
   /// Whether every child instance of `namespace` is still in `root`, the root's state.
   static func isPresent(_ namespace: Namespace, in root: Any) -> Bool {
     var state = root
-    for component in namespace {
+    for (index, component) in namespace.enumerated() {
       guard let child = component.base as? ChildNamespace else { return true }
-      switch child.presence(in: state) {
+      switch child.presence(in: state, needsChildState: index < namespace.count - 1) {
       case .present(let childState): state = childState
       case .absent: return false
       case .unknown: return true
