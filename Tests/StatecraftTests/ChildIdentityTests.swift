@@ -1,5 +1,6 @@
 import Clocks
 import IdentifiedCollections
+import StatecraftTesting
 import Testing
 
 @testable import Statecraft
@@ -365,5 +366,28 @@ extension Engine {
       #expect(store.holder.rows[id: 2]?.loaded == 2)
       #expect(store.holder.rows[id: 2]?.pongs == 1)
     }
+  }
+}
+
+extension Engine.ChildIdentityTests {
+  @Test func aTestStoreSeesNoLateActionFromRowsAGrandparentCleared() async {
+    let clock = TestClock()
+    var initial = Ancestor.State()
+    initial.holder.rows = [Pinger.State(id: 1)]
+    let store = TestStore(initialState: initial) { Ancestor(clock: clock) }
+    await store.send(.holder(.rows(.element(id: 1, action: .load))))
+    await store.send(.clearRows) { $0.holder.rows = [] }
+    await clock.run()
+    await store.finish()
+  }
+
+  @Test func aTestStoreSeesNoLateActionFromAReplacedChild() async {
+    let clock = TestClock()
+    let store = TestStore(initialState: Holder.State()) { Holder(clock: clock) }
+    await store.send(.show(1)) { $0.child = Pinger.State(id: 1) }
+    await store.send(.child(.load))
+    await store.send(.show(2)) { $0.child = Pinger.State(id: 2) }
+    await clock.run()
+    await store.finish()
   }
 }
