@@ -130,14 +130,18 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     let toElements = UncheckedSendable(self.toElements)
     let elementID = UncheckedSendable(id)
     return AnyHashableSendable(
-      ChildNamespace(path: AnyHashableSendable(toElements), id: AnyHashableSendable(id)) {
-        state, needsChildState in
-        guard let parent = state as? Parent.State else { return .unknown }
-        guard let element = parent[keyPath: toElements.value][id: elementID.value] else {
-          return .absent
-        }
-        return .present(needsChildState ? element : ())
-      })
+      ChildNamespace(
+        path: AnyHashableSendable(toElements), id: AnyHashableSendable(id),
+        children: { state in
+          (state as? Parent.State).map { ChildContainer($0[keyPath: toElements.value]) }
+        },
+        locate: { children, needsChildState in
+          guard
+            let rows = children as? ChildContainer<IdentifiedArray<ID, Element.State>>
+          else { return .unknown }
+          guard let element = rows.value[id: elementID.value] else { return .absent }
+          return .present(needsChildState ? element : ())
+        }))
   }
 
   /// Runs the element reducer on the element `id` of `elements`; returns its effect.

@@ -114,13 +114,17 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let toChildState = UncheckedSendable(self.toChildState)
     let identity = childState.flatMap { ChildIdentity.of($0) }
     return AnyHashableSendable(
-      ChildNamespace(path: AnyHashableSendable(toChildState), id: identity) {
-        state, needsChildState in
-        guard let parent = state as? Parent.State else { return .unknown }
-        guard let child = parent[keyPath: toChildState.value],
-          ChildIdentity.of(child) == identity
-        else { return .absent }
-        return .present(needsChildState ? child : ())
-      })
+      ChildNamespace(
+        path: AnyHashableSendable(toChildState), id: identity,
+        children: { state in
+          (state as? Parent.State).map { ChildContainer($0[keyPath: toChildState.value]) }
+        },
+        locate: { children, needsChildState in
+          guard let optional = children as? ChildContainer<Child.State?> else { return .unknown }
+          guard let child = optional.value, ChildIdentity.of(child) == identity else {
+            return .absent
+          }
+          return .present(needsChildState ? child : ())
+        }))
   }
 }

@@ -155,14 +155,17 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
       ChildNamespace(
         path: AnyHashableSendable(
           CaseScopePath(state: ObjectIdentifier(ParentState.self), tag: tag)),
-        id: id.map { AnyHashableSendable($0) }
-      ) { state, needsChildState in
-        guard let parent = state as? ParentState else { return .unknown }
-        guard EnumTag.of(parent) == tag, let child = toChildState.value.extract(from: parent),
-          ChildIdentity.identifiableID(of: child) == id?.value
-        else { return .absent }
-        return .present(needsChildState ? child : ())
-      })
+        id: id.map { AnyHashableSendable($0) },
+        children: { state in (state as? ParentState).map { ChildContainer($0) } },
+        locate: { children, needsChildState in
+          guard let parent = (children as? ChildContainer<ParentState>)?.value else {
+            return .unknown
+          }
+          guard EnumTag.of(parent) == tag, let child = toChildState.value.extract(from: parent),
+            ChildIdentity.identifiableID(of: child) == id?.value
+          else { return .absent }
+          return .present(needsChildState ? child : ())
+        }))
   }
 }
 

@@ -14,7 +14,8 @@ import ConcurrencyExtras
 // namespace up in its state, from the root down (`StoreRuntime.cancelEffectsOfDepartedChildren`):
 // an instance that has left the state, by any reducer at any depth, has its effects cancelled,
 // and the actions it queued with `.send` are dropped before they are reduced. While no child
-// effect runs, the send loop pays one `isEmpty` check for this.
+// effect runs, the send loop pays one flag check for this; while some run, one look-up per
+// running child instance (the children of one operator are read once per check).
 //
 // The way down from the root is recorded as the effect travels up through the reducers: a
 // `Scope` prepends its state path to the child components of its child's effects
@@ -42,27 +43,43 @@ struct ChildNamespace: Hashable, Sendable {
   let path: AnyHashableSendable
   /// The child's identity: a row id, an `Identifiable` id, an enum case; nil for presence only.
   let id: AnyHashableSendable?
-  /// Finds this instance in the state the operator runs on; the child's state is returned only
-  /// when asked for (boxing it costs an allocation for a large state).
-  let locate: @Sendable (_ state: Any, _ needsChildState: Bool) -> ChildPresence
+  /// Reads the operator's children (its collection, its optional, its enum state) from the
+  /// state it runs on; nil when that state is not of the operator's type.
+  let children: @Sendable (_ state: Any) -> AnyObject?
+  /// Finds this instance among `children`; the child's state is returned only when asked for
+  /// (boxing it costs an allocation for a large state).
+  let locate: @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence
 
   init(
     path: AnyHashableSendable, id: AnyHashableSendable?,
-    locate: @escaping @Sendable (_ state: Any, _ needsChildState: Bool) -> ChildPresence
+    children: @escaping @Sendable (_ state: Any) -> AnyObject?,
+    locate: @escaping @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence
   ) {
     self.path = path
     self.id = id
+    self.children = children
     self.locate = locate
+  }
+
+  /// Reads the operator's children from the state of the enclosing instance (or the root).
+  func children(in state: Any) -> AnyObject? {
+    var state = state
+    for scope in scopes {
+      guard let next = state[keyPath: scope.value] else { return nil }
+      state = next
+    }
+    return children(state)
   }
 
   /// Looks this instance up in the state of the enclosing instance (or the root).
   func presence(in state: Any, needsChildState: Bool) -> ChildPresence {
-    var state = state
-    for scope in scopes {
-      guard let next = state[keyPath: scope.value] else { return .unknown }
-      state = next
-    }
-    return locate(state, needsChildState)
+    guard let children = children(in: state) else { return .unknown }
+    return locate(children, needsChildState)
+  }
+
+  /// Whether `other` is a child of the same operator: its children are read the same way.
+  func hasSameOperator(as other: Self) -> Bool {
+    path == other.path && scopes == other.scopes
   }
 
   static func == (lhs: Self, rhs: Self) -> Bool {
@@ -90,6 +107,13 @@ extension ChildNamespace {
     }
     return true
   }
+}
+
+/// The children of an operator, boxed once per check for all of its instances.
+final class ChildContainer<Value>: @unchecked Sendable {
+  // NB: made and read only on the main actor, during one check of the root's state.
+  let value: Value
+  init(_ value: Value) { self.value = value }
 }
 
 /// Marks a queued action of a child instance that has left the state: it is dropped.

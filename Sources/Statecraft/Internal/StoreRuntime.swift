@@ -60,6 +60,9 @@ package final class StoreRuntime {
     for depth in context.namespace.indices {
       tokensByNamespace[Array(context.namespace[...depth]), default: []].insert(token)
     }
+    if !hasChildEffects && context.namespace.first?.base is ChildNamespace {
+      hasChildEffects = true
+    }
     for group in context.taskGroups { group.add(token, task) }
     return token
   }
@@ -139,21 +142,39 @@ package final class StoreRuntime {
 
   // MARK: - Child instances
 
-  /// Whether any effect runs inside a child feature instance: the root then checks after each
-  /// action that the instances are still in its state (see ChildNamespace.swift).
-  var hasChildEffects: Bool { !tokensByNamespace.isEmpty }
+  /// Whether an effect may run inside a child feature instance: set when one starts, cleared by
+  /// a check that finds none. While it is set, the root checks after each action that the
+  /// instances are still in its state (see ChildNamespace.swift).
+  private(set) var hasChildEffects = false
 
   /// Cancels the effects of every child instance that has left the root's state, which `state`
   /// reads.
   func cancelEffectsOfDepartedChildren(in state: () -> Any) {
-    // NB: the state is boxed only when a child instance runs effects (a feedback system's
-    // namespace is not one).
     var root: Any?
+    // NB: the instances at the top (a thousand rows of one `forEach`) share their operator's
+    // children: those are read once per check, not once per instance.
+    var operators: [(child: ChildNamespace, children: AnyObject?)] = []
     var departed: [Namespace] = []
-    for namespace in tokensByNamespace.keys where namespace.first?.base is ChildNamespace {
+    hasChildEffects = false
+    for namespace in tokensByNamespace.keys {
+      guard let child = namespace.first?.base as? ChildNamespace else { continue }
+      hasChildEffects = true
       let rootState = root ?? state()
       root = rootState
-      if !ChildNamespace.isPresent(namespace, in: rootState) { departed.append(namespace) }
+      guard namespace.count == 1 else {
+        if !ChildNamespace.isPresent(namespace, in: rootState) { departed.append(namespace) }
+        continue
+      }
+      let children: AnyObject?
+      if let known = operators.first(where: { $0.child.hasSameOperator(as: child) }) {
+        children = known.children
+      } else {
+        children = child.children(in: rootState)
+        operators.append((child, children))
+      }
+      if let children, case .absent = child.locate(children, false) {
+        departed.append(namespace)
+      }
     }
     for namespace in departed { cancel(namespacePrefix: namespace) }
   }
