@@ -131,7 +131,8 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     let elementID = UncheckedSendable(id)
     return AnyHashableSendable(
       ChildNamespace(
-        path: AnyHashableSendable(toElements), id: AnyHashableSendable(id),
+        path: AnyHashableSendable(toElements), pathObject: self.toElements,
+        id: AnyHashableSendable(id),
         children: { state in
           (state as? Parent.State).map { ChildContainer($0[keyPath: toElements.value]) }
         },

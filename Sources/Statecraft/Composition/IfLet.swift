@@ -115,7 +115,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let identity = childState.flatMap { ChildIdentity.of($0) }
     return AnyHashableSendable(
       ChildNamespace(
-        path: AnyHashableSendable(toChildState), id: identity,
+        path: AnyHashableSendable(toChildState), pathObject: self.toChildState, id: identity,
         children: { state in
           (state as? Parent.State).map { ChildContainer($0[keyPath: toChildState.value]) }
         },

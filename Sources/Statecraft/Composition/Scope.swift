@@ -155,7 +155,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
       ChildNamespace(
         path: AnyHashableSendable(
           CaseScopePath(state: ObjectIdentifier(ParentState.self), tag: tag)),
-        id: id.map { AnyHashableSendable($0) },
+        pathObject: nil, id: id.map { AnyHashableSendable($0) },
         children: { state in (state as? ParentState).map { ChildContainer($0) } },
         locate: { children, needsChildState in
           guard let parent = (children as? ChildContainer<ParentState>)?.value else {

@@ -35,12 +35,18 @@ enum ChildPresence {
 }
 
 /// The namespace component of one child feature instance.
-struct ChildNamespace: Hashable, Sendable {
+///
+/// NB: a class, so that the check after each action casts and compares references, not copies
+/// of its fields. It is immutable (a `Scope` makes a new one); its closures are `Sendable`.
+final class ChildNamespace: Hashable, @unchecked Sendable {
   /// The `Scope` state paths from the state of the enclosing instance (or the root) down to the
   /// state the operator runs on, outermost first.
-  var scopes: [UncheckedSendable<AnyKeyPath>] = []
+  let scopes: [UncheckedSendable<AnyKeyPath>]
   /// The operator's path to its children (a state key path, or a case).
   let path: AnyHashableSendable
+  /// The operator's key path object, when it has one: the same object for all the instances of
+  /// one operator, which makes telling operators apart a comparison of references.
+  let pathObject: AnyObject?
   /// The child's identity: a row id, an `Identifiable` id, an enum case; nil for presence only.
   let id: AnyHashableSendable?
   /// Reads the operator's children (its collection, its optional, its enum state) from the
@@ -51,14 +57,24 @@ struct ChildNamespace: Hashable, Sendable {
   let locate: @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence
 
   init(
-    path: AnyHashableSendable, id: AnyHashableSendable?,
+    scopes: [UncheckedSendable<AnyKeyPath>] = [],
+    path: AnyHashableSendable, pathObject: AnyObject?, id: AnyHashableSendable?,
     children: @escaping @Sendable (_ state: Any) -> AnyObject?,
     locate: @escaping @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence
   ) {
+    self.scopes = scopes
     self.path = path
+    self.pathObject = pathObject
     self.id = id
     self.children = children
     self.locate = locate
+  }
+
+  /// This instance, run in the state at `keyPath` of a `Scope`.
+  func inScope(_ keyPath: AnyKeyPath) -> ChildNamespace {
+    ChildNamespace(
+      scopes: [UncheckedSendable(keyPath)] + scopes, path: path, pathObject: pathObject, id: id,
+      children: children, locate: locate)
   }
 
   /// Reads the operator's children from the state of the enclosing instance (or the root).
@@ -78,12 +94,18 @@ struct ChildNamespace: Hashable, Sendable {
   }
 
   /// Whether `other` is a child of the same operator: its children are read the same way.
-  func hasSameOperator(as other: Self) -> Bool {
-    path == other.path && scopes == other.scopes
+  func hasSameOperator(as other: ChildNamespace) -> Bool {
+    if let object = pathObject, object === other.pathObject,
+      scopes.count == other.scopes.count,
+      zip(scopes, other.scopes).allSatisfy({ $0.value === $1.value })
+    {
+      return true
+    }
+    return path == other.path && scopes == other.scopes
   }
 
-  static func == (lhs: Self, rhs: Self) -> Bool {
-    lhs.path == rhs.path && lhs.id == rhs.id && lhs.scopes == rhs.scopes
+  static func == (lhs: ChildNamespace, rhs: ChildNamespace) -> Bool {
+    lhs === rhs || (lhs.path == rhs.path && lhs.id == rhs.id && lhs.scopes == rhs.scopes)
   }
 
   func hash(into hasher: inout Hasher) {
@@ -149,9 +171,8 @@ extension Effect {
     case .none, .send, .run, .cancel, .cancelNamespace:
       return self
     case .namespaced(let component, let effect):
-      guard var child = component.base as? ChildNamespace else { return self }
-      child.scopes.insert(UncheckedSendable(keyPath), at: 0)
-      return Self(operation: .namespaced(AnyHashableSendable(child), effect))
+      guard let child = component.base as? ChildNamespace else { return self }
+      return Self(operation: .namespaced(AnyHashableSendable(child.inScope(keyPath)), effect))
     case .merge(let effects):
       return Self(operation: .merge(effects.map { $0.inScope(keyPath) }))
     case .concatenate(let effects):
