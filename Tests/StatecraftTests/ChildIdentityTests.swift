@@ -289,6 +289,57 @@ extension Engine {
       #expect(store.child == Echo.State(pongs: 0))
     }
 
+    @Test func aChildWithoutIdentityDismissedAndShownAgainIsANewInstanceForItsEffects() async {
+      struct Loader: Reducer {
+        struct State: Equatable { var loaded = false }
+        enum Action: Equatable { case load, loaded }
+        let clock: TestClock<Duration>
+        func reduce(into state: inout State, action: Action) -> Effect<Action> {
+          switch action {
+          case .load:
+            return .run { [clock] send in
+              try await clock.sleep(for: .seconds(1))
+              await send(.loaded)
+            }
+          case .loaded:
+            state.loaded = true
+            return .none
+          }
+        }
+      }
+      struct Feature: Reducer {
+        struct State: Equatable { var child: Loader.State? }
+        enum Action: Equatable {
+          case child(Loader.Action)
+          case hide, show
+          static let childCase = casePath(Action.child) {
+            if case .child(let action) = $0 { action } else { nil }
+          }
+        }
+        let clock: TestClock<Duration>
+        var body: some Reducer<State, Action> {
+          Reduce { state, action in
+            switch action {
+            case .hide: state.child = nil
+            case .show: state.child = Loader.State()
+            case .child: break
+            }
+            return .none
+          }
+          .ifLet(\.child, action: Action.childCase) { Loader(clock: clock) }
+        }
+      }
+      let clock = TestClock()
+      let store = Store(initialState: Feature.State()) { Feature(clock: clock) }
+      store.send(.show)
+      let load = store.send(.child(.load))
+      store.send(.hide)
+      store.send(.show)
+      await clock.run()
+      await load.finish()
+      #expect(store.child == Loader.State(loaded: false))
+    }
+
     // MARK: - Removed by an ancestor (issue 14, item 7)
 
     @Test func rowsRemovedByAGrandparentLoseTheirEffects() async {
