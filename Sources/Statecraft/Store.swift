@@ -81,6 +81,21 @@ public final class Store<State, Action>: Observable {
     return value
   }
 
+  /// Reads a field (or computed property) of the state and observes it, exactly as
+  /// `store.field` does: the spelling for a field whose name is taken by a member of `Store`.
+  ///
+  /// ```swift
+  /// struct State { var values: [Int] = []; var state = "idle" }
+  ///
+  /// store[\.values]  // `store.values` is the store's `values(_:)` stream
+  /// store[\.state]   // `store.state` is the whole state
+  /// ```
+  ///
+  /// The names `Store` takes are listed in the Observation article.
+  public subscript<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
+    self[dynamicMember: keyPath]
+  }
+
   /// Reads the state without observing it: for code that must not subscribe to changes.
   public func withState<Value>(_ read: (State) -> Value) -> Value {
     read(core.state)

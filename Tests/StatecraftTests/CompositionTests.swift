@@ -196,3 +196,42 @@ extension Engine {
     }
   }
 }
+
+extension Engine.CompositionTests {
+  @Test func onChangeWithRemoveDuplicatesRunsWhenThePredicateSaysItChanged() {
+    let changes = LockIsolated<[String]>([])
+    let store = Store(initialState: Counter.State()) {
+      Counter()
+        .onChange(of: \.text, removeDuplicates: { $0.lowercased() == $1.lowercased() }) {
+          oldValue, newValue in
+          Reduce { _, _ in
+            changes.withValue { $0.append("\(oldValue)→\(newValue)") }
+            return .none
+          }
+        }
+    }
+    store.send(.setText("a"))
+    store.send(.setText("A"))
+    store.send(.setText("b"))
+    #expect(changes.value == ["→a", "A→b"])
+  }
+
+  @Test func onChangeWithRemoveDuplicatesWorksForValuesThatAreNotEquatable() {
+    struct Box { var value: Int }
+    let changes = LockIsolated<[Int]>([])
+    let store = Store(initialState: Counter.State()) {
+      Counter()
+        .onChange(of: { Box(value: $0.count) }, removeDuplicates: { $0.value == $1.value }) {
+          _, newValue in
+          Reduce { _, _ in
+            changes.withValue { $0.append(newValue.value) }
+            return .none
+          }
+        }
+    }
+    store.send(.increment)
+    store.send(.setText("x"))
+    store.send(.increment)
+    #expect(changes.value == [1, 2])
+  }
+}

@@ -152,3 +152,43 @@ extension Engine {
     }
   }
 }
+
+extension Engine.ObservationTests {
+  // MARK: - Fields named like store members (issue 14, item 13)
+
+  struct Named: Reducer {
+    struct State: Equatable {
+      var values: [Int] = []
+      var state = "idle"
+      var send = 0
+    }
+    enum Action: Equatable {
+      case append(Int)
+      case rename(String)
+    }
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .append(let value): state.values.append(value)
+      case .rename(let name): state.state = name
+      }
+      return .none
+    }
+  }
+
+  @Test func theSubscriptReadsAndObservesAFieldNamedLikeAStoreMember() {
+    let store = Store(initialState: Named.State()) { Named() }
+    let valuesChanged = LockIsolated(0)
+    withObservationTracking {
+      _ = store[\.values]
+    } onChange: {
+      valuesChanged.withValue { $0 += 1 }
+    }
+    store.send(.rename("busy"))
+    #expect(valuesChanged.value == 0)
+    #expect(store[\.state] == "busy")
+    store.send(.append(1))
+    #expect(valuesChanged.value == 1)
+    #expect(store[\.values] == [1])
+    #expect(store[\.send] == 0)
+  }
+}

@@ -2,7 +2,6 @@ import CasePathsCore
 import ConcurrencyExtras
 import IdentifiedCollections
 import IssueReporting
-import OrderedCollections
 
 extension Reducer {
   /// Runs an element reducer on each element of an identified collection, for the actions
@@ -21,10 +20,11 @@ extension Reducer {
   /// ```
   ///
   /// The element runs before the parent. Each element's effects run in a cancellation namespace
-  /// of their own (two rows using the same id don't cancel each other) and are all cancelled
-  /// when the parent removes the element. (Removal is seen around this reducer's parent: a row
-  /// removed by a reducer further up keeps its effects until they end or are cancelled.) An
-  /// action for an id that is not in the collection is reported as an issue.
+  /// of their own (two rows using the same id don't cancel each other) and are all cancelled when
+  /// the element leaves the collection, whichever reducer removes it and however far up (a
+  /// grandparent that clears the collection included): the actions they would still send are
+  /// dropped, never reported. An action sent for an id that is not in the collection is reported
+  /// as an issue.
   @inlinable
   public func forEach<
     ID: Hashable & Sendable, ElementState, ElementAction,
@@ -93,56 +93,26 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   @inlinable
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
+    // NB: the effects of an element that any reducer removes are cancelled by the root after the
+    // action (see ChildNamespace.swift).
+    guard case .element(let id, let elementAction)? = toElementAction.extract(from: action) else {
+      return parent.reduce(into: &state, action: action)
+    }
     // NB: an element action reads and writes the collection in one access. When `toElements` is
     // a path of stored properties (the usual case), the collection is reached through its offset
     // in the state, which costs a pointer addition instead of a projection by the key-path
     // runtime (each of those costs about as much as the element's reducer).
+    let elementEffect: Effect<Parent.Action>
     if let offset = MemoryLayout<Parent.State>.offset(of: toElements) {
-      return withUnsafeMutablePointer(to: &state) { state in
+      elementEffect = withUnsafeMutablePointer(to: &state) { state in
         let elements = (UnsafeMutableRawPointer(state) + offset)
           .assumingMemoryBound(to: IdentifiedArray<ID, Element.State>.self)
-        let elementEffect: Effect<Parent.Action>
-        let idsBefore: OrderedSet<ID>
-        if case .element(let id, let elementAction)? = toElementAction.extract(from: action) {
-          (elementEffect, idsBefore) = reduceElement(
-            id: id, action: elementAction, in: &elements.pointee)
-        } else {
-          elementEffect = .none
-          idsBefore = elements.pointee.ids
-        }
-        let parentEffect = parent.reduce(into: &state.pointee, action: action)
-        return combine(
-          elementEffect, parentEffect, idsBefore: idsBefore, idsAfter: elements.pointee.ids)
+        return reduceElement(id: id, action: elementAction, in: &elements.pointee)
       }
-    }
-    let elementEffect: Effect<Parent.Action>
-    let idsBefore: OrderedSet<ID>
-    if case .element(let id, let elementAction)? = toElementAction.extract(from: action) {
-      (elementEffect, idsBefore) = reduceElement(
-        id: id, action: elementAction, in: &state[keyPath: toElements])
     } else {
-      elementEffect = .none
-      idsBefore = state[keyPath: toElements].ids
+      elementEffect = reduceElement(id: id, action: elementAction, in: &state[keyPath: toElements])
     }
     let parentEffect = parent.reduce(into: &state, action: action)
-    return combine(
-      elementEffect, parentEffect, idsBefore: idsBefore, idsAfter: state[keyPath: toElements].ids)
-  }
-
-  /// The element's and the parent's effects, and the cancellation of the effects of the elements
-  /// the parent removed.
-  @inlinable
-  func combine(
-    _ elementEffect: Effect<Parent.Action>, _ parentEffect: Effect<Parent.Action>,
-    idsBefore: OrderedSet<ID>, idsAfter: OrderedSet<ID>
-  ) -> Effect<Parent.Action> {
-    if idsBefore != idsAfter {
-      let removed = idsBefore.subtracting(idsAfter)
-      if !removed.isEmpty {
-        return .merge(
-          [elementEffect, parentEffect] + removed.map { .cancelNamespace(namespace(for: $0)) })
-      }
-    }
     if elementEffect.isNone { return parentEffect }
     if parentEffect.isNone { return elementEffect }
     return .merge(elementEffect, parentEffect)
@@ -157,21 +127,33 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
 
   @usableFromInline
   func namespace(for id: ID) -> AnyHashableSendable {
-    AnyHashableSendable(
+    let toElements = UncheckedSendable(self.toElements)
+    let elementID = UncheckedSendable(id)
+    return AnyHashableSendable(
       ChildNamespace(
-        path: AnyHashableSendable(UncheckedSendable(toElements)), id: AnyHashableSendable(id)))
+        path: AnyHashableSendable(toElements), pathObject: self.toElements,
+        id: AnyHashableSendable(id),
+        children: { state in
+          (state as? Parent.State).map { ChildContainer($0[keyPath: toElements.value]) }
+        },
+        locate: { children, needsChildState in
+          guard
+            let rows = children as? ChildContainer<IdentifiedArray<ID, Element.State>>
+          else { return .unknown }
+          guard let element = rows.value[id: elementID.value] else { return .absent }
+          return .present(needsChildState ? element : ())
+        }))
   }
 
-  /// Runs the element reducer on the element `id` of `elements`; returns its effect and the ids
-  /// of `elements` after it ran.
+  /// Runs the element reducer on the element `id` of `elements`; returns its effect.
   @inlinable
   func reduceElement(
     id: ID, action elementAction: Element.Action,
     in elements: inout IdentifiedArray<ID, Element.State>
-  ) -> (Effect<Parent.Action>, OrderedSet<ID>) {
+  ) -> Effect<Parent.Action> {
     guard let index = elements.index(id: id) else {
       reportMissingElement(action: elementAction, id: id)
-      return (.none, elements.ids)
+      return .none
     }
     let effect: Effect<Element.Action>
     if let context = ReduceContext.current {
@@ -182,12 +164,9 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     } else {
       effect = element.reduce(into: &elements[index], action: elementAction)
     }
-    if effect.isNone { return (.none, elements.ids) }
+    if effect.isNone { return .none }
     let toElementAction = self.toElementAction
-    return (
-      effect.map { toElementAction.embed(.element(id: id, action: $0)) }
-        .namespaced(namespace(for: id)),
-      elements.ids
-    )
+    return effect.map { toElementAction.embed(.element(id: id, action: $0)) }
+      .namespaced(namespace(for: id))
   }
 }

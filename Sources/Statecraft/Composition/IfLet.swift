@@ -18,10 +18,13 @@ extension Reducer {
   /// }
   /// ```
   ///
-  /// The child runs before the parent. Its effects run in a cancellation namespace of their own
-  /// and are all cancelled when the parent sets the child state to nil. (Replacing a present
-  /// child with another does not cancel the first one's effects; set it to nil first.) A child
-  /// action that arrives while the state is nil is reported as an issue.
+  /// The child runs before the parent. Its effects run in a cancellation namespace of the child
+  /// instance: the instance is the child's `id` when its state is `Identifiable`, its case when
+  /// it is an enum, and otherwise lasts from the state becoming non-nil to it becoming nil. When
+  /// the instance leaves the state (set to nil, or replaced by a child of another id or case),
+  /// whichever reducer does it and however far up, its effects are cancelled and the actions
+  /// they would still send never reach a successor. A child action that arrives while the state
+  /// is nil is reported as an issue.
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
     _ toChildState: WritableKeyPath<State, ChildState?>,
@@ -79,20 +82,13 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
 
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
+    // NB: the effects of a child that the parent (or any reducer) dismisses or replaces are
+    // cancelled by the root after the action (see ChildNamespace.swift).
     let childEffect = reduceChild(into: &state, action: action)
-    let wasPresent = state[keyPath: toChildState] != nil
     let parentEffect = parent.reduce(into: &state, action: action)
-    if wasPresent && state[keyPath: toChildState] == nil {
-      return .merge(childEffect, parentEffect, .cancelNamespace(namespace))
-    }
     if childEffect.isNone { return parentEffect }
     if parentEffect.isNone { return childEffect }
     return .merge(childEffect, parentEffect)
-  }
-
-  private var namespace: AnyHashableSendable {
-    AnyHashableSendable(
-      ChildNamespace(path: AnyHashableSendable(UncheckedSendable(toChildState)), id: nil))
   }
 
   private func reduceChild(
@@ -108,6 +104,27 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     let effect = child.reduce(into: &state[keyPath: toChildState]!, action: childAction)
     if effect.isNone { return .none }
     let toChildAction = self.toChildAction
-    return effect.map { toChildAction.embed($0) }.namespaced(namespace)
+    return effect.map { toChildAction.embed($0) }
+      .namespaced(namespace(for: state[keyPath: toChildState]))
+  }
+
+  /// The namespace of the child instance whose state is `childState` (read after the child
+  /// reduced: a child that changed its own case starts a new instance).
+  private func namespace(for childState: Child.State?) -> AnyHashableSendable {
+    let toChildState = UncheckedSendable(self.toChildState)
+    let identity = childState.flatMap { ChildIdentity.of($0) }
+    return AnyHashableSendable(
+      ChildNamespace(
+        path: AnyHashableSendable(toChildState), pathObject: self.toChildState, id: identity,
+        children: { state in
+          (state as? Parent.State).map { ChildContainer($0[keyPath: toChildState.value]) }
+        },
+        locate: { children, needsChildState in
+          guard let optional = children as? ChildContainer<Child.State?> else { return .unknown }
+          guard let child = optional.value, ChildIdentity.of(child) == identity else {
+            return .absent
+          }
+          return .present(needsChildState ? child : ())
+        }))
   }
 }

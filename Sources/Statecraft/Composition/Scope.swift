@@ -1,4 +1,5 @@
 import CasePathsCore
+import ConcurrencyExtras
 
 /// Runs a child reducer on a part of the parent's state, for the parent's actions that carry a
 /// child action.
@@ -20,11 +21,20 @@ import CasePathsCore
 /// ) { Profile() }
 /// ```
 ///
-/// The child's effects are mapped to parent actions. A `Scope` does not give its child a
-/// cancellation namespace: the parent may cancel the child's effects by id. (`ifLet` and
-/// `forEach` children do get one.)
+/// The child's effects are mapped to parent actions. A `Scope` over a key path does not give its
+/// child a cancellation namespace: the parent may cancel the child's effects by id. (`ifLet`,
+/// `forEach` and a `Scope` over an enum case do give one.)
+///
+/// A `Scope` over a case of an enum state (TCA's `ifCaseLet`) runs the child while the state is
+/// in that case: pass a case path (`AnyCasePath` or a case key path) as `state`.
 public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
-  @usableFromInline let toChildState: WritableKeyPath<ParentState, Child.State>
+  @usableFromInline
+  enum StatePath {
+    case keyPath(WritableKeyPath<ParentState, Child.State>)
+    case casePath(AnyCasePath<ParentState, Child.State>, SourceLocation)
+  }
+
+  @usableFromInline let toChildState: StatePath
   @usableFromInline let toChildAction: AnyCasePath<ParentAction, Child.Action>
   @usableFromInline let child: Child
 
@@ -35,7 +45,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     action toChildAction: AnyCasePath<ParentAction, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where Child.State == ChildState, Child.Action == ChildAction {
-    self.toChildState = toChildState
+    self.toChildState = .keyPath(toChildState)
     self.toChildAction = toChildAction
     self.child = child()
   }
@@ -50,12 +60,117 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     self.init(state: toChildState, action: AnyCasePath(toChildAction), child: child)
   }
 
+  /// Scopes `child` to one case of an enum state: it runs while the state is in that case.
+  ///
+  /// ```swift
+  /// enum State { case loggedIn(LoggedIn.State), loggedOut(LoggedOut.State) }
+  ///
+  /// var body: some Reducer<State, Action> {
+  ///   Scope(state: \.loggedIn, action: \.loggedIn) { LoggedIn() }
+  ///   Scope(state: \.loggedOut, action: \.loggedOut) { LoggedOut() }
+  /// }
+  /// ```
+  ///
+  /// The child's effects run in a cancellation namespace of the case (and of the payload's `id`
+  /// when it is `Identifiable`): when the state leaves the case, whichever reducer changes it,
+  /// they are cancelled and their late actions are dropped. A child action that arrives while
+  /// the state is in another case is reported as an issue.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state toChildState: AnyCasePath<ParentState, ChildState>,
+    action toChildAction: AnyCasePath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where Child.State == ChildState, Child.Action == ChildAction {
+    self.toChildState = .casePath(
+      toChildState,
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    self.toChildAction = toChildAction
+    self.child = child()
+  }
+
+  /// Scopes `child` to one case of an enum state: it runs while the state is in that case.
+  @inlinable
+  public init<ChildState, ChildAction>(
+    state toChildState: CaseKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) where Child.State == ChildState, Child.Action == ChildAction {
+    self.init(
+      state: AnyCasePath(toChildState), action: AnyCasePath(toChildAction), child: child,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
-    let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+    switch toChildState {
+    case .keyPath(let toChildState):
+      let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+      if effect.isNone { return .none }
+      let toChildAction = self.toChildAction
+      return effect.map { toChildAction.embed($0) }.inScope(toChildState)
+    case .casePath(let toChildState, let location):
+      return reduceCase(toChildState, location: location, into: &state, action: childAction)
+    }
+  }
+
+  @usableFromInline
+  func reduceCase(
+    _ toChildState: AnyCasePath<ParentState, Child.State>,
+    location: SourceLocation,
+    into state: inout ParentState,
+    action childAction: Child.Action
+  ) -> Effect<ParentAction> {
+    guard var childState = toChildState.extract(from: state) else {
+      location.report(
+        Diagnostics.scopeActionForOtherCase(
+          action: childAction, state: state, childState: Child.State.self))
+      return .none
+    }
+    let effect = child.reduce(into: &childState, action: childAction)
+    state = toChildState.embed(childState)
     if effect.isNone { return .none }
     let toChildAction = self.toChildAction
     return effect.map { toChildAction.embed($0) }
+      .namespaced(caseNamespace(toChildState, state: state, childState: childState))
   }
+
+  /// The namespace of the case instance: the parent's case, and the payload's `id`.
+  private func caseNamespace(
+    _ toChildState: AnyCasePath<ParentState, Child.State>,
+    state: ParentState, childState: Child.State
+  ) -> AnyHashableSendable {
+    let tag = EnumTag.of(state)
+    let id = ChildIdentity.identifiableID(of: childState).map { UncheckedSendable($0) }
+    let toChildState = UncheckedSendable(toChildState)
+    return AnyHashableSendable(
+      ChildNamespace(
+        path: AnyHashableSendable(
+          CaseScopePath(state: ObjectIdentifier(ParentState.self), tag: tag)),
+        pathObject: nil, id: id.map { AnyHashableSendable($0) },
+        children: { state in (state as? ParentState).map { ChildContainer($0) } },
+        locate: { children, needsChildState in
+          guard let parent = (children as? ChildContainer<ParentState>)?.value else {
+            return .unknown
+          }
+          guard EnumTag.of(parent) == tag, let child = toChildState.value.extract(from: parent),
+            ChildIdentity.identifiableID(of: child) == id?.value
+          else { return .absent }
+          return .present(needsChildState ? child : ())
+        }))
+  }
+}
+
+/// The namespace path of a `Scope` over an enum case: the state type and the case.
+struct CaseScopePath: Hashable, Sendable {
+  let state: ObjectIdentifier
+  let tag: UInt32?
 }

@@ -26,19 +26,66 @@ extension Store {
   /// A child store for part of this store's state, whose actions are embedded with `embed`:
   /// `store.scope(state: \.profile, action: Action.profile)`.
   ///
-  /// Without a case key path, the child store is cached by the place that asked for it: ask for
-  /// a scope from one place in code per `state` key path.
+  /// A function has no identity, so the child store is identified by `state` and the child's
+  /// action type: asking for it twice, from anywhere, gives the same store (the first embedding
+  /// asked for is the one it uses). A state scoped twice with the same action type is scoped to
+  /// one action case, so this is the embedding the first call gave.
   public func scope<ChildState, ChildAction>(
     state toChildState: KeyPath<State, ChildState>,
-    action embed: @escaping (ChildAction) -> Action,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
-    column: UInt = #column
+    action embed: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     scope(
       state: toChildState,
-      id: ScopeID(state: toChildState, action: "\(fileID):\(line):\(column)"),
+      id: ScopeID(state: toChildState, action: EmbeddedAction(ChildAction.self)),
       embed: embed)
+  }
+
+  /// A child store whose state is computed from this store's by `toChildState`, and whose
+  /// actions are embedded with `embed`: TCA's closure-based `scope(state:action:)`.
+  ///
+  /// ```swift
+  /// let summary = store.scope(
+  ///   state: { Summary(count: $0.items.count, total: $0.total) },
+  ///   action: Action.summary)
+  /// ```
+  ///
+  /// A closure has no identity, so each call makes a new store (hold the one you need); prefer a
+  /// key path, which is cached. Readers of the child store observe the fields they read of the
+  /// computed state, compared after each batch.
+  public func scope<ChildState, ChildAction>(
+    state toChildState: @escaping (State) -> ChildState,
+    action embed: @escaping (ChildAction) -> Action
+  ) -> Store<ChildState, ChildAction> {
+    Store<ChildState, ChildAction>(core: core.scoped(toState: toChildState, fromAction: embed))
+  }
+
+  /// A read-only view of part of this store's state that sends this store's actions: for a view
+  /// or a view controller that shows derived state and sends the parent's actions.
+  ///
+  /// ```swift
+  /// let header = store.scope(state: \.header)
+  /// header.send(.refresh)  // an action of this store
+  /// ```
+  ///
+  /// Asking twice for the same key path gives the same store.
+  public func scope<ChildState>(
+    state toChildState: KeyPath<State, ChildState>
+  ) -> Store<ChildState, Action> {
+    scope(
+      state: toChildState, id: ScopeID(state: toChildState, action: ReadOnlyScope()),
+      embed: { $0 })
+  }
+
+  /// A read-only view of state computed from this store's by `toChildState`, that sends this
+  /// store's actions. Each call makes a new store (a closure has no identity).
+  ///
+  /// ```swift
+  /// let badge = store.scope(state: { $0.unread.count })
+  /// ```
+  public func scope<ChildState>(
+    state toChildState: @escaping (State) -> ChildState
+  ) -> Store<ChildState, Action> {
+    Store<ChildState, Action>(core: core.scoped(toState: toChildState, fromAction: { $0 }))
   }
 
   /// A child store for optional state: nil while the state is nil.
@@ -64,16 +111,16 @@ extension Store {
 
   /// A child store for optional state, whose actions are embedded with `embed`: nil while the
   /// state is nil.
+  ///
+  /// The child store is identified by `state` and the child's action type, as for a
+  /// non-optional state: asked twice from anywhere while the state is present, it is one store.
   public func scope<ChildState, ChildAction>(
     state toChildState: KeyPath<State, ChildState?>,
-    action embed: @escaping (ChildAction) -> Action,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
-    column: UInt = #column
+    action embed: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
     scope(
       state: toChildState,
-      id: ScopeID(state: toChildState, action: "\(fileID):\(line):\(column)"),
+      id: ScopeID(state: toChildState, action: EmbeddedAction(ChildAction.self)),
       embed: embed)
   }
 
@@ -107,19 +154,17 @@ extension Store {
   /// A child store for one element of an identified collection, by id, whose actions are
   /// embedded with `embed`: `store.scope(state: \.rows, id: id, action: Action.rows)`.
   ///
-  /// Without a case key path, the child store is cached by the place that asked for it (and the
-  /// id): ask for it from one place in code per `state` key path.
+  /// The child store is identified by `state`, the id and the row's action type: asked twice
+  /// from anywhere, it is one store.
   public func scope<ID: Hashable & Sendable, ElementState, ElementAction>(
     state toRows: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     id: ID,
-    action embed: @escaping (IdentifiedAction<ID, ElementAction>) -> Action,
-    fileID: StaticString = #fileID,
-    line: UInt = #line,
-    column: UInt = #column
+    action embed: @escaping (IdentifiedAction<ID, ElementAction>) -> Action
   ) -> Store<ElementState, ElementAction>? {
     scope(
       state: toRows, id: id,
-      scopeID: ScopeID(state: toRows, action: RowScopeAction("\(fileID):\(line):\(column)", id)),
+      scopeID: ScopeID(
+        state: toRows, action: RowScopeAction(EmbeddedAction(ElementAction.self), id)),
       embed: { embed(.element(id: id, action: $0)) })
   }
 
@@ -189,6 +234,16 @@ extension Store {
     return child
   }
 }
+
+/// Identifies a scope made with an embed function among a store's scopes: a function has no
+/// identity, so the child's action type stands for it.
+struct EmbeddedAction: Hashable {
+  let type: ObjectIdentifier
+  init(_ type: Any.Type) { self.type = ObjectIdentifier(type) }
+}
+
+/// Identifies a read-only scope (one that sends the parent's actions) among a store's scopes.
+struct ReadOnlyScope: Hashable {}
 
 /// Identifies a row store among a store's scopes: the action path and the row id.
 struct RowScopeAction: Hashable {

@@ -44,10 +44,10 @@ enum Diagnostics {
       \(action)
 
     The child state at '\(statePath)' was nil, so the child reducer could not run. This usually \
-    means an effect of the child kept running after the child was dismissed, or a parent sent \
-    a child action after setting the state to nil. Cancel the child's effects when it goes away \
-    (Statecraft does this for effects the child started), or check that the child is present \
-    before sending to it.
+    means a parent, or an effect the child did not start, sent a child action after the state \
+    was set to nil. (The child's own effects are cancelled when it goes away, and what they \
+    would still send is dropped.) Cancel the child's work when it goes away, or check that the \
+    child is present before sending to it.
     """
   }
 
@@ -60,10 +60,24 @@ enum Diagnostics {
       id: \(id)
       action: \(action)
 
-    No element with this id was in '\(statePath)'. This usually means the element was removed \
-    while an action for it was on its way, or a parent sent a row action with a stale id. \
-    Remove rows through the reducer (their effects are then cancelled) and check the id before \
-    sending to a row.
+    No element with this id was in '\(statePath)'. This usually means a parent, or an effect the \
+    row did not start, sent a row action with a stale id. (A row's own effects are cancelled \
+    when it is removed, by any reducer, and what they would still send is dropped.) So check \
+    the id before sending to a row.
+    """
+  }
+
+  static func scopeActionForOtherCase(action: Any, state: Any, childState: Any.Type) -> String {
+    """
+    A 'Scope' over an enum case received a child action while the state was in another case:
+
+      action: \(action)
+      state: \(state)
+
+    The child reducer of '\(String(reflecting: childState))' runs only while the state is in \
+    its case. This usually means a parent sent a child action after changing the case. Check \
+    the case before sending to the child (the effects of a case the state has left are \
+    cancelled, and send nothing).
     """
   }
 

@@ -1,3 +1,5 @@
+import ConcurrencyExtras
+
 /// The root of a store tree: owns the state and the reducer, runs the send loop and interprets
 /// effects.
 @MainActor
@@ -13,8 +15,14 @@ package final class RootCore<State, Action>: Core<State, Action> {
   private let storeRuntime = StoreRuntime()
   /// True while a batch is being reduced or published: sends made then are queued.
   @exclusivity(unchecked) private var isBusy = false
-  @exclusivity(unchecked) private var queue: [(action: Action, group: EffectGroup)] = []
+  /// Actions sent while busy, with the child namespace of the `.send` effect that sent them
+  /// (empty otherwise): an action of a child instance that left the state is dropped.
+  @exclusivity(unchecked) private var queue:
+    [(action: Action, group: EffectGroup, namespace: Namespace)] = []
   @exclusivity(unchecked) private var hasQueuedActions = false
+  /// How many queued actions were sent by a child instance's `.send`: while any is queued, each
+  /// action is followed by a check that their instances are still in the state.
+  @exclusivity(unchecked) private var queuedChildActions = 0
   /// The effect of the action just reduced, when it is not `.none` (set by `reduction`).
   @usableFromInline @exclusivity(unchecked) var pendingEffect: Effect<Action>?
   @usableFromInline @exclusivity(unchecked) var hasPendingEffect = false
@@ -55,7 +63,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
       // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
       // reduced in FIFO order before the outermost send returns.
       let group = group ?? EffectGroup()
-      queue.append((action, group))
+      queue.append((action, group, []))
       hasQueuedActions = true
       return StoreTask(group)
     }
@@ -100,7 +108,18 @@ package final class RootCore<State, Action>: Core<State, Action> {
     while index < queue.count {
       var group: EffectGroup? = queue[index].group
       let action = queue[index].action
+      let namespace = queue[index].namespace
       index += 1
+      if !namespace.isEmpty {
+        // NB: a child's `.send` queued behind the action that removed or replaced the child
+        // never reaches its successor (a departure seen after an earlier action marked it).
+        queuedChildActions -= 1
+        if namespace.first?.base is DepartedChild
+          || !ChildNamespace.isPresent(namespace, in: currentState)
+        {
+          continue
+        }
+      }
       reduce(action, group: &group)
     }
     queue.removeAll(keepingCapacity: true)
@@ -117,6 +136,27 @@ package final class RootCore<State, Action>: Core<State, Action> {
       ReduceContext.exit(to: previous)
     }
     if hasPendingEffect { startPendingEffect(group: &group) }
+    if storeRuntime.hasChildEffects || queuedChildActions > 0 {
+      cancelEffectsOfDepartedChildren()
+    }
+  }
+
+  /// Cancels the effects, and drops the queued actions, of the child instances that the action
+  /// just reduced removed or replaced, whichever reducer did it (see ChildNamespace.swift).
+  @inline(never)
+  private func cancelEffectsOfDepartedChildren() {
+    storeRuntime.cancelEffectsOfDepartedChildren { self.currentState }
+    guard queuedChildActions > 0 else { return }
+    // NB: marked now rather than checked when dequeued: an instance without an identity that
+    // leaves and comes back before its action is dequeued is another instance.
+    for index in queue.indices where !queue[index].namespace.isEmpty {
+      let namespace = queue[index].namespace
+      if !(namespace.first?.base is DepartedChild)
+        && !ChildNamespace.isPresent(namespace, in: currentState)
+      {
+        queue[index].namespace = [AnyHashableSendable(DepartedChild())]
+      }
+    }
   }
 
   // NB: kept out of `reduce(_:group:)`: unspecialized code computes the metadata of its generic
@@ -145,7 +185,13 @@ package final class RootCore<State, Action>: Core<State, Action> {
       return
 
     case .send(let action):
-      _ = send(action, group: context.sendGroup)
+      if isBusy && !context.namespace.isEmpty {
+        queue.append((action, context.sendGroup, context.namespace))
+        queuedChildActions += 1
+        hasQueuedActions = true
+      } else {
+        _ = send(action, group: context.sendGroup)
+      }
 
     case .run(let priority, let location, let operation):
       let lifetime = EffectLifetime()

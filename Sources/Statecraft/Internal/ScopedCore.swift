@@ -61,6 +61,17 @@ final class OptionalScopedCore<ParentState, ParentAction, State, Action>: Core<S
     self.lastPresentState = initialState
     self.toState = toState
     self.fromAction = fromAction
+    super.init()
+    // NB: a held store shows the state the child last had, read or not: after each batch the
+    // core keeps the state it reads through (a reference to the same storage, as a read does),
+    // until the core is released.
+    parent.runtime.addStreamObserver(
+      publish: { [weak self] in
+        guard let self else { return false }
+        if let state = self.toState(self.parent.state) { self.lastPresentState = state }
+        return true
+      },
+      finish: {})
   }
 
   override package var state: State {
@@ -108,6 +119,8 @@ final class RowScopedCore<ParentState, ParentAction, ID: Hashable & Sendable, St
     self.index = index
     self.lastPresentState = initialState
     self.fromAction = fromAction
+    super.init()
+    index.register(holder: self, for: AnyHashable(id))
   }
 
   override package var state: State {
@@ -127,5 +140,14 @@ final class RowScopedCore<ParentState, ParentAction, ID: Hashable & Sendable, St
 
   override package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     parent.send(fromAction(action), group: group)
+  }
+}
+
+extension RowScopedCore: RowStateHolder {
+  /// Keeps the row's state from `rows`, the collection as last published, when the row has left
+  /// it: a held row store then shows the row's last state, read or not.
+  func keepLastState(from rows: Any) {
+    guard let rows = rows as? IdentifiedArray<ID, State>, let state = rows[id: id] else { return }
+    lastPresentState = state
   }
 }

@@ -106,6 +106,9 @@ package final class StoreRuntime {
     for depth in context.namespace.indices {
       tokensByNamespace[Array(context.namespace[...depth]), default: []].insert(token)
     }
+    if !hasChildEffects && context.namespace.first?.base is ChildNamespace {
+      hasChildEffects = true
+    }
     for group in context.taskGroups { group.add(token, task, runtime: self) }
     return token
   }
@@ -192,6 +195,45 @@ package final class StoreRuntime {
     // stay in `running` until their tasks end.
     guard let tokens = tokensByNamespace.removeValue(forKey: prefix) else { return }
     for token in tokens { cancelEffect(token) }
+  }
+
+  // MARK: - Child instances
+
+  /// Whether an effect may run inside a child feature instance: set when one starts, cleared by
+  /// a check that finds none. While it is set, the root checks after each action that the
+  /// instances are still in its state (see ChildNamespace.swift).
+  private(set) var hasChildEffects = false
+
+  /// Cancels the effects of every child instance that has left the root's state, which `state`
+  /// reads.
+  func cancelEffectsOfDepartedChildren(in state: () -> Any) {
+    var root: Any?
+    // NB: the instances at the top (a thousand rows of one `forEach`) share their operator's
+    // children: those are read once per check, not once per instance.
+    var operators: [(child: ChildNamespace, children: AnyObject?)] = []
+    var departed: [Namespace] = []
+    hasChildEffects = false
+    for namespace in tokensByNamespace.keys {
+      guard let child = namespace.first?.base as? ChildNamespace else { continue }
+      hasChildEffects = true
+      let rootState = root ?? state()
+      root = rootState
+      guard namespace.count == 1 else {
+        if !ChildNamespace.isPresent(namespace, in: rootState) { departed.append(namespace) }
+        continue
+      }
+      let children: AnyObject?
+      if let known = operators.first(where: { $0.child.hasSameOperator(as: child) }) {
+        children = known.children
+      } else {
+        children = child.children(in: rootState)
+        operators.append((child, children))
+      }
+      if let children, case .absent = child.locate(children, false) {
+        departed.append(namespace)
+      }
+    }
+    for namespace in departed { cancel(namespacePrefix: namespace) }
   }
 
   /// The tasks of the effects running inside a child namespace (and its descendants).

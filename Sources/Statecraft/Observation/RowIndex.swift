@@ -47,6 +47,8 @@ class RowIndex: Observable {
   var observers: [AnyHashable: [WeakObservedStore]] = [:]
   /// Whether each row was present when a reader asked for its store (cleared when it changes).
   var presence: [AnyHashable: Bool] = [:]
+  /// The row stores' cores, observed or not, by row id: told the row's last state when it leaves.
+  var holders: [AnyHashable: [WeakRowStateHolder]] = [:]
   let registrar = ObservationRegistrar()
 
   init() {}
@@ -64,6 +66,27 @@ class RowIndex: Observable {
   @MainActor
   func register(_ store: any ObservedStore, for id: AnyHashable) {
     observers[id, default: []].append(WeakObservedStore(store))
+  }
+
+  /// Registers the core of a row store of the row `id`, to keep the row's last state.
+  @MainActor
+  func register(holder: any RowStateHolder, for id: AnyHashable) {
+    holders[id, default: []].append(WeakRowStateHolder(holder))
+  }
+
+  /// Gives the holders of the rows that are no longer in the collection their last state, from
+  /// `published` (the collection as last published), and forgets the released holders.
+  @MainActor
+  func keepLastStates(from published: Any?, isPresent: (AnyHashable) -> Bool) {
+    var released: [AnyHashable] = []
+    for (id, rowHolders) in holders {
+      if rowHolders.allSatisfy({ $0.value == nil }) {
+        released.append(id)
+      } else if let published, !isPresent(id) {
+        for holder in rowHolders { holder.value?.keepLastState(from: published) }
+      }
+    }
+    for id in released { holders[id] = nil }
   }
 
   /// Registers a read of whether the row `id` is present.
@@ -119,7 +142,11 @@ final class IdentifiedRowIndex<ID: Hashable & Sendable, Element>: RowIndex {
     let touched = self.touched
     self.touched.removeAll(keepingCapacity: true)
     if identity != self.identity || snapshot == nil {
-      // NB: a write that did not go through an element action: every row may have changed.
+      // NB: a write that did not go through an element action: every row may have changed, and
+      // rows may have left (only such a write removes one). The snapshot still holds them.
+      if !holders.isEmpty {
+        keepLastStates(from: snapshot) { rows[id: $0.base as! ID] != nil }
+      }
       let observers = self.observers
       for (id, stores) in observers {
         self.observers[id] = publishChanges(of: stores)
@@ -140,4 +167,15 @@ final class IdentifiedRowIndex<ID: Hashable & Sendable, Element>: RowIndex {
     snapshot = rows
     self.identity = identity
   }
+}
+
+/// A row store's core, told its row's last state when the row leaves the collection.
+@MainActor
+protocol RowStateHolder: AnyObject {
+  func keepLastState(from rows: Any)
+}
+
+struct WeakRowStateHolder {
+  weak var value: (any RowStateHolder)?
+  init(_ value: any RowStateHolder) { self.value = value }
 }

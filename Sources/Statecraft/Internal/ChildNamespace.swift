@@ -1,0 +1,189 @@
+import ConcurrencyExtras
+
+// A child's identity scopes its effects. Each child instance (an `ifLet` child, a `forEach` row,
+// the case of an enum state scoped by `Scope(state:action:)` over a case path) runs its effects
+// in a namespace component that says which instance it is (the operator's state path and the
+// child's identity) and how to find that instance in the state:
+//
+// - the `id` of an `Identifiable` child state;
+// - the case of an enum child state;
+// - for any other optional child, its presence: the instance ends when the state is seen nil,
+//   and the next non-nil value is a new instance.
+//
+// After each action that leaves effects running in child namespaces, the root looks every such
+// namespace up in its state, from the root down (`StoreRuntime.cancelEffectsOfDepartedChildren`):
+// an instance that has left the state, by any reducer at any depth, has its effects cancelled,
+// and the actions it queued with `.send` are dropped before they are reduced. While no child
+// effect runs, the send loop pays one flag check for this; while some run, one look-up per
+// running child instance (the children of one operator are read once per check).
+//
+// The way down from the root is recorded as the effect travels up through the reducers: a
+// `Scope` prepends its state path to the child components of its child's effects
+// (`Effect.inScope`), and an `ifLet`, `forEach` or case scope wraps its child's effect in its own
+// component. A reducer that scopes state by hand leaves a gap: the look-up then meets a state
+// of another type, and treats the instance as present (its effects end as before: by id, by
+// task, or with the store).
+
+/// Whether a child instance is in the state it was looked up in.
+enum ChildPresence {
+  /// It is there, with its state when it was asked for (to look its own children up in).
+  case present(Any)
+  /// It has left the state.
+  case absent
+  /// The state is not of the type the instance lives in: the path is not known.
+  case unknown
+}
+
+/// The namespace component of one child feature instance.
+///
+/// NB: a class, so that the check after each action casts and compares references, not copies
+/// of its fields. It is immutable (a `Scope` makes a new one); its closures are `Sendable`.
+final class ChildNamespace: Hashable, @unchecked Sendable {
+  /// The `Scope` state paths from the state of the enclosing instance (or the root) down to the
+  /// state the operator runs on, outermost first.
+  let scopes: [UncheckedSendable<AnyKeyPath>]
+  /// The operator's path to its children (a state key path, or a case).
+  let path: AnyHashableSendable
+  /// The operator's key path object, when it has one: the same object for all the instances of
+  /// one operator, which makes telling operators apart a comparison of references.
+  let pathObject: AnyObject?
+  /// The child's identity: a row id, an `Identifiable` id, an enum case; nil for presence only.
+  let id: AnyHashableSendable?
+  /// Reads the operator's children (its collection, its optional, its enum state) from the
+  /// state it runs on; nil when that state is not of the operator's type.
+  let children: @Sendable (_ state: Any) -> AnyObject?
+  /// Finds this instance among `children`; the child's state is returned only when asked for
+  /// (boxing it costs an allocation for a large state).
+  let locate: @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence
+
+  init(
+    scopes: [UncheckedSendable<AnyKeyPath>] = [],
+    path: AnyHashableSendable, pathObject: AnyObject?, id: AnyHashableSendable?,
+    children: @escaping @Sendable (_ state: Any) -> AnyObject?,
+    locate: @escaping @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence
+  ) {
+    self.scopes = scopes
+    self.path = path
+    self.pathObject = pathObject
+    self.id = id
+    self.children = children
+    self.locate = locate
+  }
+
+  /// This instance, run in the state at `keyPath` of a `Scope`.
+  func inScope(_ keyPath: AnyKeyPath) -> ChildNamespace {
+    ChildNamespace(
+      scopes: [UncheckedSendable(keyPath)] + scopes, path: path, pathObject: pathObject, id: id,
+      children: children, locate: locate)
+  }
+
+  /// Reads the operator's children from the state of the enclosing instance (or the root).
+  func children(in state: Any) -> AnyObject? {
+    var state = state
+    for scope in scopes {
+      guard let next = state[keyPath: scope.value] else { return nil }
+      state = next
+    }
+    return children(state)
+  }
+
+  /// Looks this instance up in the state of the enclosing instance (or the root).
+  func presence(in state: Any, needsChildState: Bool) -> ChildPresence {
+    guard let children = children(in: state) else { return .unknown }
+    return locate(children, needsChildState)
+  }
+
+  /// Whether `other` is a child of the same operator: its children are read the same way.
+  func hasSameOperator(as other: ChildNamespace) -> Bool {
+    if let object = pathObject, object === other.pathObject,
+      scopes.count == other.scopes.count,
+      zip(scopes, other.scopes).allSatisfy({ $0.value === $1.value })
+    {
+      return true
+    }
+    return path == other.path && scopes == other.scopes
+  }
+
+  static func == (lhs: ChildNamespace, rhs: ChildNamespace) -> Bool {
+    lhs === rhs || (lhs.path == rhs.path && lhs.id == rhs.id && lhs.scopes == rhs.scopes)
+  }
+
+  func hash(into hasher: inout Hasher) {
+    hasher.combine(path)
+    hasher.combine(id)
+    hasher.combine(scopes)
+  }
+}
+
+extension ChildNamespace {
+  /// Whether every child instance of `namespace` is still in `root`, the root's state.
+  static func isPresent(_ namespace: Namespace, in root: Any) -> Bool {
+    var state = root
+    for (index, component) in namespace.enumerated() {
+      guard let child = component.base as? ChildNamespace else { return true }
+      switch child.presence(in: state, needsChildState: index < namespace.count - 1) {
+      case .present(let childState): state = childState
+      case .absent: return false
+      case .unknown: return true
+      }
+    }
+    return true
+  }
+}
+
+/// The children of an operator, boxed once per check for all of its instances.
+final class ChildContainer<Value>: @unchecked Sendable {
+  // NB: made and read only on the main actor, during one check of the root's state.
+  let value: Value
+  init(_ value: Value) { self.value = value }
+}
+
+/// Marks a queued action of a child instance that has left the state: it is dropped.
+struct DepartedChild: Hashable, Sendable {}
+
+/// The identity of a child state beyond its place: its enum case and its `Identifiable` id.
+struct ChildIdentity: Hashable, Sendable {
+  let tag: UInt32?
+  let id: UncheckedSendable<AnyHashable>?
+
+  /// The identity of `state`, or nil when it has none (neither an enum nor `Identifiable`).
+  static func of<State>(_ state: State) -> AnyHashableSendable? {
+    let tag = EnumTag.of(state)
+    let id = identifiableID(of: state)
+    guard tag != nil || id != nil else { return nil }
+    return AnyHashableSendable(Self(tag: tag, id: id.map { UncheckedSendable($0) }))
+  }
+
+  /// The `id` of `value` when it is `Identifiable`.
+  static func identifiableID(of value: Any) -> AnyHashable? {
+    guard let identifiable = value as? any Identifiable else { return nil }
+    func open<Value: Identifiable>(_ value: Value) -> AnyHashable { AnyHashable(value.id) }
+    return open(identifiable)
+  }
+}
+
+extension Effect {
+  /// Records, in the child namespaces of this effect, that the child runs in the state at
+  /// `keyPath` of the `Scope` that returns it (see the comment at the top of this file).
+  @usableFromInline
+  func inScope(_ keyPath: AnyKeyPath) -> Self {
+    switch operation {
+    case .none, .send, .run, .cancel, .cancelNamespace:
+      return self
+    case .namespaced(let component, let effect):
+      guard let child = component.base as? ChildNamespace else { return self }
+      return Self(operation: .namespaced(AnyHashableSendable(child.inScope(keyPath)), effect))
+    case .merge(let effects):
+      return Self(operation: .merge(effects.map { $0.inScope(keyPath) }))
+    case .concatenate(let effects):
+      return Self(operation: .concatenate(effects.map { $0.inScope(keyPath) }))
+    case .cancellable(let id, let cancelInFlight, let effect):
+      return Self(
+        operation: .cancellable(id: id, cancelInFlight: cancelInFlight, effect.inScope(keyPath)))
+    case .throttle(let id, let interval, let sleep, let latest, let effect):
+      return Self(
+        operation: .throttle(
+          id: id, interval: interval, sleep: sleep, latest: latest, effect.inScope(keyPath)))
+    }
+  }
+}
