@@ -10,20 +10,40 @@ package enum FeedbackLoopEvent<Event> {
   case feedback(Event)
   case start
   case stop
+  /// Shows the feedbacks the states made before the loop started, in order, up to the state
+  /// numbered `through`: sent by the work of the event that made that state, so that the
+  /// feedbacks' work joins the event's `StoreTask`.
+  case catchUp(through: UInt64)
 }
 
 extension FeedbackLoopEvent: Sendable where Event: Sendable {}
 
-/// Whether a feedback system's loop is running, what it buffered before it ran, and what each
+/// Whether a feedback system's loop is running, the states made before it ran, and what each
 /// feedback has seen: kept with the store, used only by its reducer (on the main actor).
 @usableFromInline
 package final class FeedbackLoop<State: Sendable, Event: Sendable> {
   @usableFromInline var isRunning = false
-  @usableFromInline var buffered: [Event] = []
+  /// Whether the loop ever started.
+  @usableFromInline var hasStarted = false
+  /// The state before the first event sent while the loop was not running.
+  @usableFromInline var stateBeforeBuffered: State?
+  /// The state after each event sent while the loop was not running, that the feedbacks have
+  /// not seen yet, numbered in order.
+  @usableFromInline var buffered: [(number: UInt64, state: State)] = []
+  @usableFromInline var nextNumber: UInt64 = 0
+  /// What the work of each event sent before the loop ran waits for: the loop's start.
+  @usableFromInline var waiting: [AsyncStream<Void>.Continuation] = []
   @usableFromInline var evaluators: [(State, Bool) -> Feedback<State, Event>.Outcome] = []
 
   @usableFromInline
   package init() {}
+
+  /// How many events were reduced without their states ever being shown to the feedbacks.
+  @usableFromInline var unprocessedEventCount: Int { hasStarted ? 0 : buffered.count }
+
+  deinit {
+    for continuation in waiting { continuation.finish() }
+  }
 }
 
 /// Runs a ``FeedbackSystem`` as a reducer on the engine.
@@ -56,27 +76,57 @@ package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
     switch action {
     case .event(let event), .feedback(let event):
       guard loop.isRunning else {
-        loop.buffered.append(event)
-        return .none
+        // NB: reduced at once, so that the state (and a binding's getter) shows the event; the
+        // feedbacks see the state it made when the loop starts, and the event's `StoreTask`
+        // waits for that.
+        if loop.buffered.isEmpty { loop.stateBeforeBuffered = state }
+        system.reduce(into: &state, event: event)
+        let number = loop.nextNumber
+        loop.nextNumber &+= 1
+        loop.buffered.append((number, state))
+        let (started, continuation) = AsyncStream.makeStream(of: Void.self)
+        loop.waiting.append(continuation)
+        return .run { send in
+          for await _ in started {}
+          await send(.catchUp(through: number))
+        }
       }
+      let caughtUp = catchUp(through: .max)
       system.reduce(into: &state, event: event)
-      return evaluate(state, isInitial: false)
+      return .merge(caughtUp, evaluate(state, isInitial: false))
     case .start:
       loop.isRunning = true
+      loop.hasStarted = true
       loop.evaluators = system.feedbacks.map { $0.makeEvaluator() }
-      var effects = [evaluate(state, isInitial: true)]
-      let buffered = loop.buffered
-      loop.buffered.removeAll()
-      for event in buffered {
-        system.reduce(into: &state, event: event)
-        effects.append(evaluate(state, isInitial: false))
-      }
-      return .merge(effects)
+      let initial = evaluate(loop.stateBeforeBuffered.take() ?? state, isInitial: true)
+      let waiting = loop.waiting
+      loop.waiting.removeAll()
+      for continuation in waiting { continuation.finish() }
+      return initial
+    case .catchUp(let number):
+      return catchUp(through: number)
     case .stop:
       loop.isRunning = false
       loop.evaluators.removeAll()
+      loop.buffered.removeAll()
+      loop.stateBeforeBuffered = nil
       return .cancelNamespace(Self.namespace)
     }
+  }
+
+  /// Shows the feedbacks, in order, the states made before the loop started that they have not
+  /// seen yet, up to the state numbered `last`.
+  @inlinable
+  func catchUp(through last: UInt64) -> Effect<LoopEvent> {
+    guard loop.isRunning, let first = loop.buffered.first, first.number <= last else {
+      return .none
+    }
+    var effects: [Effect<LoopEvent>] = []
+    while let next = loop.buffered.first, next.number <= last {
+      loop.buffered.removeFirst()
+      effects.append(evaluate(next.state, isInitial: false))
+    }
+    return .merge(effects)
   }
 
   @inlinable
@@ -109,22 +159,39 @@ struct FeedbackNamespace: Hashable, Sendable {
 /// Lets ``Store/run()`` start and stop the loop of the store's feedback system.
 @MainActor
 @usableFromInline
-final class FeedbackLoopControl {
+final class FeedbackLoopControl: RuntimeAttachment {
   let start: @MainActor () -> Void
   let stop: @MainActor () -> Void
+  /// How many events were sent and never shown to the feedbacks because the loop never ran.
+  let unprocessedEventCount: @MainActor () -> Int
   var runs = 0
 
   @usableFromInline
-  init(start: @escaping @MainActor () -> Void, stop: @escaping @MainActor () -> Void) {
+  init(
+    start: @escaping @MainActor () -> Void,
+    stop: @escaping @MainActor () -> Void,
+    unprocessedEventCount: @escaping @MainActor () -> Int
+  ) {
     self.start = start
     self.stop = stop
+    self.unprocessedEventCount = unprocessedEventCount
+  }
+
+  func storeReleased() {
+    let count = unprocessedEventCount()
+    guard count > 0 else { return }
+    reportIssue(Diagnostics.feedbackLoopNeverRan(unprocessedEventCount: count))
   }
 }
 
 extension Store {
   /// Creates a store that runs a feedback system on `initialState`.
   ///
-  /// Events are buffered until ``run()`` starts the feedbacks.
+  /// Events sent before ``run()`` starts the feedbacks are reduced at once (the state, and a
+  /// binding's getter, show them); the feedbacks see each state they made, in order, when the
+  /// loop starts, and `await store.send(event).finish()` waits until then and for the work the
+  /// feedbacks started for that state. Releasing the store with such events while the loop never
+  /// ran is reported.
   @inlinable
   public convenience init<System: FeedbackSystem>(initialState: State, system: System)
   where System.State == State, System.Event == Action {
@@ -135,7 +202,8 @@ extension Store {
     root.runtime.attach(
       FeedbackLoopControl(
         start: { [weak root] in _ = root?.send(.start, group: nil) },
-        stop: { [weak root] in _ = root?.send(.stop, group: nil) }
+        stop: { [weak root] in _ = root?.send(.stop, group: nil) },
+        unprocessedEventCount: { loop.unprocessedEventCount }
       ))
     self.init(core: ScopedCore(parent: root, toState: { $0 }, fromAction: { .event($0) }))
   }

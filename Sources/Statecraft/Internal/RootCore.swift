@@ -165,6 +165,22 @@ package final class RootCore<State, Action>: Core<State, Action> {
         lifetime.isFinished = true
       }
 
+    case .subscribe(let subscribe):
+      // NB: subscribed now, while the store is busy: what the source sends during the
+      // subscription is queued and reduced before the outer `send` returns.
+      let subscription = EffectSubscription()
+      let subscriber = EffectSubscriber<Action>(
+        send: { [weak self] action in
+          guard let self, subscription.isActive else { return }
+          _ = self.send(action, group: context.sendGroup)
+        },
+        finish: { subscription.finish() }
+      )
+      let cancel = subscribe(subscriber)
+      guard !subscription.isFinished else { return }
+      let token = storeRuntime.spawn(context, priority: nil) { await subscription.wait() }
+      subscription.running(cancel: cancel, task: storeRuntime.task(token))
+
     case .merge(let effects):
       for effect in effects { start(effect, context) }
 

@@ -64,6 +64,11 @@ package final class StoreRuntime {
     return token
   }
 
+  /// The task of the running effect `token`, if it is still running.
+  func task(_ token: UInt64) -> Task<Void, Never>? {
+    running[token]?.task
+  }
+
   private func finished(_ token: UInt64) {
     defer { resumeChangeWaiters() }
     guard let effect = running.removeValue(forKey: token) else { return }
