@@ -28,8 +28,9 @@ package final class FeedbackLoop<State: Sendable, Event: Sendable> {
   /// The state before the first event sent while the loop was not running.
   @usableFromInline var stateBeforeBuffered: State?
   /// The state after each event sent while the loop was not running, that the feedbacks have
-  /// not seen yet, numbered in order.
-  @usableFromInline var buffered: [(number: UInt64, state: State)] = []
+  /// not seen yet, numbered in order; then the states made by feedbacks' events while those
+  /// were waiting (not numbered: shown with the state before them).
+  @usableFromInline var buffered: [(number: UInt64?, state: State)] = []
   @usableFromInline var nextNumber: UInt64 = 0
   /// What the work of each event sent before the loop ran waits for: the loop's start.
   @usableFromInline var waiting: [AsyncStream<Void>.Continuation] = []
@@ -39,10 +40,16 @@ package final class FeedbackLoop<State: Sendable, Event: Sendable> {
   package init() {}
 
   /// How many events were reduced without their states ever being shown to the feedbacks.
-  @usableFromInline var unprocessedEventCount: Int { hasStarted ? 0 : buffered.count }
+  var unprocessedEventCount: Int { hasStarted ? 0 : buffered.count }
 
+  // NB: reported here rather than when the store's runtime is released: the runtime's
+  // isolated deinit runs without the releasing task's task-local values (its issue reporters).
   deinit {
     for continuation in waiting { continuation.finish() }
+    let count = unprocessedEventCount
+    if count > 0 {
+      reportIssue(Diagnostics.feedbackLoopNeverRan(unprocessedEventCount: count))
+    }
   }
 }
 
@@ -91,6 +98,13 @@ package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
           await send(.catchUp(through: number))
         }
       }
+      if case .feedback = action, !loop.buffered.isEmpty {
+        // NB: a feedback's event while earlier states wait to be shown: its state waits behind
+        // them, so that the feedbacks see the states in the order they were made.
+        system.reduce(into: &state, event: event)
+        loop.buffered.append((nil, state))
+        return .none
+      }
       let caughtUp = catchUp(through: .max)
       system.reduce(into: &state, event: event)
       return .merge(caughtUp, evaluate(state, isInitial: false))
@@ -118,11 +132,9 @@ package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
   /// seen yet, up to the state numbered `last`.
   @inlinable
   func catchUp(through last: UInt64) -> Effect<LoopEvent> {
-    guard loop.isRunning, let first = loop.buffered.first, first.number <= last else {
-      return .none
-    }
     var effects: [Effect<LoopEvent>] = []
-    while let next = loop.buffered.first, next.number <= last {
+    guard loop.isRunning else { return .none }
+    while let next = loop.buffered.first, next.number.map({ $0 <= last }) ?? true {
       loop.buffered.removeFirst()
       effects.append(evaluate(next.state, isInitial: false))
     }
@@ -159,28 +171,15 @@ struct FeedbackNamespace: Hashable, Sendable {
 /// Lets ``Store/run()`` start and stop the loop of the store's feedback system.
 @MainActor
 @usableFromInline
-final class FeedbackLoopControl: RuntimeAttachment {
+final class FeedbackLoopControl {
   let start: @MainActor () -> Void
   let stop: @MainActor () -> Void
-  /// How many events were sent and never shown to the feedbacks because the loop never ran.
-  let unprocessedEventCount: @MainActor () -> Int
   var runs = 0
 
   @usableFromInline
-  init(
-    start: @escaping @MainActor () -> Void,
-    stop: @escaping @MainActor () -> Void,
-    unprocessedEventCount: @escaping @MainActor () -> Int
-  ) {
+  init(start: @escaping @MainActor () -> Void, stop: @escaping @MainActor () -> Void) {
     self.start = start
     self.stop = stop
-    self.unprocessedEventCount = unprocessedEventCount
-  }
-
-  func storeReleased() {
-    let count = unprocessedEventCount()
-    guard count > 0 else { return }
-    reportIssue(Diagnostics.feedbackLoopNeverRan(unprocessedEventCount: count))
   }
 }
 
@@ -202,8 +201,7 @@ extension Store {
     root.runtime.attach(
       FeedbackLoopControl(
         start: { [weak root] in _ = root?.send(.start, group: nil) },
-        stop: { [weak root] in _ = root?.send(.stop, group: nil) },
-        unprocessedEventCount: { loop.unprocessedEventCount }
+        stop: { [weak root] in _ = root?.send(.stop, group: nil) }
       ))
     self.init(core: ScopedCore(parent: root, toState: { $0 }, fromAction: { .event($0) }))
   }

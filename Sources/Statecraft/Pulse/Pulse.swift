@@ -124,14 +124,26 @@ final class PulseMemory {
 
 extension Store {
   /// Each value assigned to the pulse at `keyPath`, once per batch in which it was assigned
-  /// (equal values included). Never emits for unrelated changes, nor at subscription.
+  /// (equal values included), in order. Never emits for unrelated changes, nor at subscription.
   ///
-  /// The stream keeps at most the latest unread value and ends when the store is released.
+  /// Every pulse is an event, so the stream buffers them: a reader that is slower than the
+  /// store (three alerts in three back-to-back batches) still receives each one, in order. It
+  /// keeps at most `bufferingLimit` unread pulses (100 by default); past that, the oldest unread pulse is dropped
+  /// for each new one, so that a stream nobody reads keeps memory bounded. Several assignments
+  /// within one batch (one `send` and the actions it queued) are one publication: the reader
+  /// receives the last value. The stream ends when the store is released.
+  ///
+  /// ```swift
+  /// for await message in store.pulses(\.$alertMessage) {
+  ///   showAlert(message)
+  /// }
+  /// ```
   public func pulses<Value: Sendable>(
-    _ keyPath: KeyPath<State, Pulse<Value>>
+    _ keyPath: KeyPath<State, Pulse<Value>>,
+    bufferingLimit: Int = 100
   ) -> AsyncStream<Value> {
     var lastVersion = core.state[keyPath: keyPath].version
-    return makeStream(initial: nil) { state in
+    return makeStream(initial: nil, bufferingNewest: max(bufferingLimit, 1)) { state in
       let pulse = state[keyPath: keyPath]
       guard pulse.version != lastVersion else { return nil }
       lastVersion = pulse.version

@@ -60,7 +60,37 @@ extension Engine {
       store.send(.alertTwice("Twice"))
       store.send(.increment)
       store.send(.alert("Last"))
+      #expect(await alerts.next() == "Twice")
       #expect(await alerts.next() == "Last")
+    }
+
+    @Test func everyPulseOfBackToBackBatchesReachesASlowReader() async {
+      let store = Store(initialState: Alerts.State()) { Alerts() }
+      var alerts = store.pulses(\.$alert).makeAsyncIterator()
+      store.send(.alert("1"))
+      store.send(.alert("2"))
+      store.send(.alert("3"))
+      #expect(await alerts.next() == "1")
+      #expect(await alerts.next() == "2")
+      #expect(await alerts.next() == "3")
+    }
+
+    @Test func aPulseStreamKeepsItsNewestUnreadPulsesUpToItsLimit() async {
+      let store = Store(initialState: Alerts.State()) { Alerts() }
+      var alerts = store.pulses(\.$alert, bufferingLimit: 2).makeAsyncIterator()
+      for index in 1...5 { store.send(.alert("\(index)")) }
+      // Past the limit, the oldest unread pulses were dropped.
+      #expect(await alerts.next() == "4")
+      #expect(await alerts.next() == "5")
+      store.send(.alert("6"))
+      #expect(await alerts.next() == "6")
+    }
+
+    @Test func theDefaultPulseBufferKeepsAHundredUnreadPulses() async {
+      let store = Store(initialState: Alerts.State()) { Alerts() }
+      var alerts = store.pulses(\.$alert).makeAsyncIterator()
+      for index in 1...101 { store.send(.alert("\(index)")) }
+      #expect(await alerts.next() == "2")
     }
 
     @Test func pulsesDoNotEmitAtSubscription() async {
