@@ -40,11 +40,18 @@ package struct ReactorReducer<R: Reactor>: Reducer {
     case .transformed(let action):
       return mutate(&state, action)
     case .mutation(let mutation):
-      reactor.reduce(state: &state, mutation: mutation)
+      apply(mutation, to: &state)
       return .none
     case .subscribe:
       return reactor.subscriptions().map { .mutation($0) }
     }
+  }
+
+  /// Reduces `mutation`, then lets the reactor adjust the state (`transform(state:)`).
+  @inlinable
+  func apply(_ mutation: R.Mutation, to state: inout R.State) {
+    reactor.reduce(state: &state, mutation: mutation)
+    reactor.transform(state: &state)
   }
 
   @inlinable
@@ -53,7 +60,7 @@ package struct ReactorReducer<R: Reactor>: Reducer {
     // NB: immediate mutations are reduced at once, so the state has changed when `send`
     // returns, as in ReactorKit.
     if case .send(let mutation) = mutations.operation {
-      reactor.reduce(state: &state, mutation: mutation)
+      apply(mutation, to: &state)
       return .none
     }
     return reduceImmediateMutations(mutations, into: &state).map { .mutation($0) }
@@ -71,7 +78,7 @@ package struct ReactorReducer<R: Reactor>: Reducer {
   ) -> Effect<R.Mutation> {
     switch effect.operation {
     case .send(let mutation):
-      reactor.reduce(state: &state, mutation: mutation)
+      apply(mutation, to: &state)
       return .none
     case .merge(let effects):
       return .merge(effects.map { reduceImmediateMutations($0, into: &state) })
@@ -111,5 +118,22 @@ extension Store {
     self.init(
       core: ScopedCore(parent: root, toState: { $0 }, fromAction: { .action($0) }))
     _ = root.send(.subscribe, group: nil)
+  }
+
+  /// Creates a store that runs `reactor` on the initial state the reactor declares
+  /// (AsyncReactorKit's `initialState()`).
+  ///
+  /// ```swift
+  /// final class CounterReactor: ReactorWithInitialState {
+  ///   // ...
+  ///   func initialState() -> State { State(count: 0) }
+  /// }
+  ///
+  /// let store = Store(reactor: CounterReactor())
+  /// ```
+  @inlinable
+  public convenience init<R: ReactorWithInitialState>(reactor: R)
+  where R.State == State, R.Action == Action {
+    self.init(initialState: reactor.initialState(), reactor: reactor)
   }
 }
