@@ -38,8 +38,8 @@ extension Engine {
       count.wrappedValue += 1
       #expect(store.count == 3)
       let loop = Task { await store.run() }
-      await store.wait(while: { !$0.seen.contains(3) })
-      #expect(store.count == 3)
+      await store.wait(while: { $0.seen.last != $0.count })
+      #expect(store.seen.last == 3)
       loop.cancel()
       await loop.value
     }

@@ -65,32 +65,31 @@ extension Engine {
     }
 
     @Test func everyPulseOfBackToBackBatchesReachesASlowReader() async {
-      let store = Store(initialState: Alerts.State()) { Alerts() }
-      var alerts = store.pulses(\.$alert).makeAsyncIterator()
-      store.send(.alert("1"))
-      store.send(.alert("2"))
-      store.send(.alert("3"))
-      #expect(await alerts.next() == "1")
-      #expect(await alerts.next() == "2")
-      #expect(await alerts.next() == "3")
+      var store: StoreOf<Alerts>? = Store(initialState: Alerts.State()) { Alerts() }
+      let alerts = store!.pulses(\.$alert)
+      store?.send(.alert("1"))
+      store?.send(.alert("2"))
+      store?.send(.alert("3"))
+      // Releasing the store ends the stream after what it buffered.
+      store = nil
+      #expect(await Array(alerts) == ["1", "2", "3"])
     }
 
     @Test func aPulseStreamKeepsItsNewestUnreadPulsesUpToItsLimit() async {
-      let store = Store(initialState: Alerts.State()) { Alerts() }
-      var alerts = store.pulses(\.$alert, bufferingLimit: 2).makeAsyncIterator()
-      for index in 1...5 { store.send(.alert("\(index)")) }
+      var store: StoreOf<Alerts>? = Store(initialState: Alerts.State()) { Alerts() }
+      let alerts = store!.pulses(\.$alert, bufferingLimit: 2)
+      for index in 1...5 { store?.send(.alert("\(index)")) }
+      store = nil
       // Past the limit, the oldest unread pulses were dropped.
-      #expect(await alerts.next() == "4")
-      #expect(await alerts.next() == "5")
-      store.send(.alert("6"))
-      #expect(await alerts.next() == "6")
+      #expect(await Array(alerts) == ["4", "5"])
     }
 
     @Test func theDefaultPulseBufferKeepsAHundredUnreadPulses() async {
-      let store = Store(initialState: Alerts.State()) { Alerts() }
-      var alerts = store.pulses(\.$alert).makeAsyncIterator()
-      for index in 1...101 { store.send(.alert("\(index)")) }
-      #expect(await alerts.next() == "2")
+      var store: StoreOf<Alerts>? = Store(initialState: Alerts.State()) { Alerts() }
+      let alerts = store!.pulses(\.$alert)
+      for index in 1...101 { store?.send(.alert("\(index)")) }
+      store = nil
+      #expect(await Array(alerts) == (2...101).map { "\($0)" })
     }
 
     @Test func pulsesDoNotEmitAtSubscription() async {
@@ -145,5 +144,14 @@ extension Engine {
       state.$alert.updated { _ in runs += 1 }
       #expect(runs == 1)
     }
+  }
+}
+
+extension Array {
+  /// Every element of `sequence`, once it has ended.
+  fileprivate init<S: AsyncSequence>(_ sequence: S) async where S.Element == Element, S.Failure == Never {
+    var elements: [Element] = []
+    for await element in sequence { elements.append(element) }
+    self = elements
   }
 }
