@@ -130,7 +130,7 @@ extension Effect {
       operation: .run(priority, location) { send in
         do {
           try await operation(send)
-        } catch where Task.isCancelled {
+        } catch  where Task.isCancelled {
           // NB: cancellation is how effects end, not a failure, whatever the cancelled work throws
           // (`URLSession` throws `URLError(.cancelled)`): nothing thrown once this effect's own
           // task was cancelled is handled or reported. A `CancellationError` thrown while it was

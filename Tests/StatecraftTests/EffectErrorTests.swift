@@ -79,7 +79,11 @@ extension Engine {
       // The sleep finished: nothing was thrown. Now a request that fails on its own:
       let failing = Store(initialState: 0) {
         Reduce<Int, Int> { _, _ in
-          .run { _ in throw URLError(.cancelled) } catch: { _, _ in handled.withValue { $0 += 1 } }
+          .run { _ in
+            throw URLError(.cancelled)
+          } catch: { _, _ in
+            handled.withValue { $0 += 1 }
+          }
         }
       }
       await failing.send(1).finish()

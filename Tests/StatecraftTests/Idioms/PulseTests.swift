@@ -149,7 +149,8 @@ extension Engine {
 
 extension Array {
   /// Every element of `sequence`, once it has ended.
-  fileprivate init<S: AsyncSequence>(_ sequence: S) async where S.Element == Element, S.Failure == Never {
+  fileprivate init<S: AsyncSequence>(_ sequence: S) async
+  where S.Element == Element, S.Failure == Never {
     var elements: [Element] = []
     for await element in sequence { elements.append(element) }
     self = elements
