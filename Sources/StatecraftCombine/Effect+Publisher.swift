@@ -1,4 +1,5 @@
 import ConcurrencyExtras
+import Dispatch
 import Foundation
 import Statecraft
 
@@ -14,8 +15,9 @@ extension Effect {
   /// - a hot publisher's values sent after that `send` returns are all delivered, in order,
   ///   however many are sent in a row.
   ///
-  /// Values emitted on the main thread are sent to the store at once; values emitted elsewhere
-  /// are sent from a main-actor task, in the order they were emitted. Until the publisher
+  /// Values emitted on the main actor (the main queue) are sent to the store at once: after
+  /// `subject.send(value)` returns, the store has reduced it. Values emitted elsewhere are sent
+  /// from a main-actor task, in the order they were emitted. Until the publisher
   /// completes, the effect counts as running: `await store.send(action).finish()` waits for it,
   /// and ``cancellable(id:cancelInFlight:)`` and ``cancel(id:)`` apply to it as to a `run`
   /// effect. Once it is cancelled, nothing the publisher emits reaches the store.
@@ -44,7 +46,8 @@ extension Effect {
 }
 
 /// Hands what a publisher emits to a subscription effect on the main actor, in order: at once
-/// when it is emitted on the main actor, else from a main-actor task.
+/// when it is emitted on the main queue (or during the subscription), else from a main-actor
+/// task.
 private final class MainActorInbox<Action: Sendable>: Sendable {
   enum Event: Sendable {
     case value(Action)
@@ -73,7 +76,7 @@ private final class MainActorInbox<Action: Sendable>: Sendable {
 
   func receive(_ event: Event) {
     let isOnMainActor =
-      Thread.isMainThread || subscribingThread.value == ObjectIdentifier(Thread.current)
+      isOnMainQueue() || subscribingThread.value == ObjectIdentifier(Thread.current)
     let deliverNow = state.withValue { state in
       if isOnMainActor && !state.isDraining && state.pending.isEmpty { return true }
       state.pending.append(event)
@@ -109,4 +112,17 @@ private final class MainActorInbox<Action: Sendable>: Sendable {
     case .finished: subscriber.finish()
     }
   }
+}
+
+/// Marks the main queue, so that code can tell it runs there even when the main queue is
+/// drained by a thread other than the main thread (as test runners on Linux do).
+private let mainQueueKey: DispatchSpecificKey<Bool> = {
+  let key = DispatchSpecificKey<Bool>()
+  DispatchQueue.main.setSpecific(key: key, value: true)
+  return key
+}()
+
+/// Whether the caller runs on the main queue, where the main actor runs.
+private func isOnMainQueue() -> Bool {
+  Thread.isMainThread || DispatchQueue.getSpecific(key: mainQueueKey) == true
 }

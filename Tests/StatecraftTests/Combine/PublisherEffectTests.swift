@@ -28,6 +28,17 @@ extension Engine {
       }
     }
 
+    @Test func aHotSubjectsValuesSentOnTheMainActorReachTheStoreAtOnce() {
+      let subject = PassthroughSubject<Int, Never>()
+      let store = Self.recorder(subject)
+      store.send(0)
+      subject.send(1)
+      #expect(store.state == [1])
+      for value in 2...5 { subject.send(value) }
+      #expect(store.state == [1, 2, 3, 4, 5])
+      store.send(-1)
+    }
+
     @Test func aBurstFromASubjectIsDeliveredInFullAndInOrder() async {
       let subject = PassthroughSubject<Int, Never>()
       let store = Self.recorder(subject)
