@@ -108,10 +108,11 @@ package final class RootCore<State, Action>: Core<State, Action> {
   }
 
   private func reduce(_ action: Action, group: inout EffectGroup?) {
-    if storeRuntime.reduceContext.indexes.isEmpty {
+    if !storeRuntime.reduceContext.isNeededWhileReducing {
       reduction(self, &currentState, action)
     } else {
-      // NB: `forEach` logs the rows it writes to the current log (see RowIndex.swift).
+      // NB: `forEach` logs the rows it writes to the current context (see RowIndex.swift), and
+      // pulses their assignments (see Pulse.swift).
       let previous = ReduceContext.enter(storeRuntime.reduceContext)
       reduction(self, &currentState, action)
       ReduceContext.exit(to: previous)

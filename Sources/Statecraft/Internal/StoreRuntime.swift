@@ -276,6 +276,7 @@ package final class StoreRuntime {
       scheduledObservations.removeAll()
       for observation in observations { observation.run() }
     }
+    if !reduceContext.pulseLog.isEmpty { reduceContext.pulseLog.removeAll(keepingCapacity: true) }
   }
 }
 
