@@ -2,7 +2,7 @@ import Statecraft
 
 extension TestStore {
   /// A test store that runs a reactor from the initial state the reactor declares
-  /// (``Statecraft/ReactorWithInitialState``).
+  /// (a `ReactorWithInitialState`).
   ///
   /// ```swift
   /// let store = TestStore(reactor: CounterReactor())
