@@ -10,8 +10,10 @@ extension Effect {
   /// never missed. Until the source calls ``EffectSubscriber/finish()`` the subscription counts as
   /// a running effect: it joins the `StoreTask` of its action, its cancellation ids and its child
   /// namespace, as a `run` task does. When the effect is cancelled (by id, with its child, with
-  /// its `StoreTask`, or because the store was released) the closure `subscribe` returned is
-  /// called, from whichever thread cancels, and nothing the source sends afterwards is delivered.
+  /// its `StoreTask`, or because the store was released) nothing the source sends afterwards is
+  /// delivered, and the closure `subscribe` returned is called: at once for a cancellation by id
+  /// or namespace and for the store's release, when the effect's task next runs for a
+  /// `StoreTask`'s cancellation.
   ///
   /// ```swift
   /// return .subscription { subscriber in
@@ -88,6 +90,14 @@ final class EffectSubscription: Sendable {
       return state.isFinished
     }
     if isCancelled { cancel() }
+  }
+
+  /// Cancels the source if the task that stands for the subscription was cancelled; returns
+  /// whether the subscription has ended.
+  func cancelIfTaskCancelled() -> Bool {
+    let isCancelled = state.withValue { $0.task?.isCancelled ?? false }
+    if isCancelled { cancel() }
+    return isCancelled || isFinished
   }
 
   /// The source completed.

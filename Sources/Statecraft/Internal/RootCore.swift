@@ -23,6 +23,9 @@ package final class RootCore<State, Action>: Core<State, Action> {
   /// the send loop reads only the flag, which costs nothing in unspecialized code.
   private var pendingState: [State] = []
   @exclusivity(unchecked) private var hasPendingState = false
+  /// The subscription effects running, so that cancelling one cancels its source at once rather
+  /// than when its task next runs.
+  private var subscriptions: [ObjectIdentifier: EffectSubscription] = [:]
 
   @usableFromInline
   init(initialState: State, reduction: @escaping (RootCore, inout State, Action) -> Void) {
@@ -41,6 +44,10 @@ package final class RootCore<State, Action>: Core<State, Action> {
         root.hasPendingEffect = true
       }
     }
+  }
+
+  deinit {
+    for subscription in subscriptions.values { subscription.cancel() }
   }
 
   override package var state: State { currentState }
@@ -179,8 +186,13 @@ package final class RootCore<State, Action>: Core<State, Action> {
       )
       let cancel = subscribe(subscriber)
       guard !subscription.isFinished else { return }
-      let token = storeRuntime.spawn(context, priority: nil) { await subscription.wait() }
+      let id = ObjectIdentifier(subscription)
+      let token = storeRuntime.spawn(context, priority: nil) { [weak self] in
+        await subscription.wait()
+        self?.subscriptions[id] = nil
+      }
       subscription.running(cancel: cancel, task: storeRuntime.task(token))
+      subscriptions[id] = subscription
 
     case .merge(let effects):
       for effect in effects { start(effect, context) }
@@ -206,16 +218,21 @@ package final class RootCore<State, Action>: Core<State, Action> {
 
     case .cancellable(let id, let cancelInFlight, let effect):
       let key = CancellationKey(namespace: context.namespace, id: id)
-      if cancelInFlight { storeRuntime.cancel(key) }
+      if cancelInFlight {
+        storeRuntime.cancel(key)
+        cancelSourcesOfCancelledSubscriptions()
+      }
       var context = context
       context.keys.append(key)
       start(effect, context)
 
     case .cancel(let id):
       storeRuntime.cancel(CancellationKey(namespace: context.namespace, id: id))
+      cancelSourcesOfCancelledSubscriptions()
 
     case .cancelNamespace(let component):
       storeRuntime.cancel(namespacePrefix: context.namespace + [component])
+      cancelSourcesOfCancelledSubscriptions()
 
     case .namespaced(let component, let effect):
       var context = context
@@ -233,6 +250,15 @@ package final class RootCore<State, Action>: Core<State, Action> {
         start(effect, context)
         openThrottleWindow(key: key, interval: interval, sleep: sleep, context: context)
       }
+    }
+  }
+
+  /// Cancels at once the sources of the subscriptions whose tasks were just cancelled (their
+  /// tasks would do it only when they next run).
+  private func cancelSourcesOfCancelledSubscriptions() {
+    guard !subscriptions.isEmpty else { return }
+    for (id, subscription) in subscriptions where subscription.cancelIfTaskCancelled() {
+      subscriptions[id] = nil
     }
   }
 

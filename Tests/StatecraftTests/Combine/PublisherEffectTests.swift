@@ -111,12 +111,36 @@ extension Engine {
       let task = store.send(0)
       #expect(store.state == [1])
       store.send(-1)
-      // Nothing is delivered once the effect is cancelled, even before the subscription ends.
+      #expect(cancelled == 1)
       subject.send(2)
       #expect(store.state == [1])
       await task.finish()
       #expect(cancelled == 1)
       #expect(store.state == [1])
+      #expect(store.runningEffectCount == 0)
+    }
+
+    @Test func cancelInFlightReplacesTheRunningSubscriptionAtOnce() async {
+      var cancelled = 0
+      let subject = PassthroughSubject<Int, Never>()
+      let publisher = UncheckedSendable(
+        subject.handleEvents(receiveCancel: { cancelled += 1 }).eraseToAnyPublisher())
+      let store = Store(initialState: [Int]()) {
+        Reduce<[Int], Int> { state, action in
+          guard action == 0 else {
+            state.append(action)
+            return .none
+          }
+          return .publisher(publisher.value).cancellable(id: "publisher", cancelInFlight: true)
+        }
+      }
+      store.send(0)
+      let task = store.send(0)
+      #expect(cancelled == 1)
+      subject.send(1)
+      #expect(store.state == [1])
+      subject.send(completion: .finished)
+      await task.finish()
       #expect(store.runningEffectCount == 0)
     }
 
@@ -140,6 +164,7 @@ extension Engine {
         subject.handleEvents(receiveCancel: { cancelled += 1 }))
       let task = store!.send(0)
       store = nil
+      #expect(cancelled == 1)
       subject.send(1)
       await task.finish()
       #expect(cancelled == 1)
@@ -207,10 +232,10 @@ extension Engine {
       let task = store.send(.child(0))
       #expect(store.child == [1])
       store.send(.dismiss)
+      #expect(cancelled == 1)
       // Not delivered: an action for a dismissed child would be reported.
       subject.send(2)
       await task.finish()
-      #expect(cancelled == 1)
       #expect(store.child == nil)
     }
 
