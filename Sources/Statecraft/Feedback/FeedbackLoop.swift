@@ -207,7 +207,8 @@ extension Store {
   }
 
   /// Runs the store's feedback system until the calling task is cancelled: starts the feedbacks
-  /// (reducing the events buffered so far), and returns once every feedback has stopped.
+  /// (showing them the states made by the events sent so far, in order), and returns once every
+  /// feedback has stopped.
   ///
   /// ```swift
   /// .task { await store.run() }   // SwiftUI: the loop lives as long as the view
