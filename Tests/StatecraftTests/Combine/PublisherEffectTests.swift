@@ -261,6 +261,33 @@ extension Engine {
       #expect(store.state == [1, 2, 9])
     }
 
+    /// TCA's `testSyncEffectsFromEnvironment`, ported: one action subscribes to a long-living
+    /// subject, another makes the environment send into it.
+    @Test func anEffectSendingIntoASubscribedSubjectReachesTheStore() async {
+      enum Action: Sendable { case onAppear, onUserAction, externalAction }
+      let subject = UncheckedSendable(PassthroughSubject<Action, Never>())
+      let store = Store(initialState: 0) {
+        Reduce<Int, Action> { state, action in
+          switch action {
+          case .onAppear:
+            return .publisher(subject.value)
+          case .onUserAction:
+            return .run { _ in subject.value.send(.externalAction) }
+          case .externalAction:
+            state += 1
+            return .none
+          }
+        }
+      }
+      let appeared = store.send(.onAppear)
+      await store.send(.onUserAction).finish()
+      #expect(store.state == 1)
+      subject.value.send(.externalAction)
+      #expect(store.state == 2)
+      subject.value.send(completion: .finished)
+      await appeared.finish()
+    }
+
     // MARK: - PublisherReactor
 
     final class Counter: PublisherReactor {
