@@ -39,6 +39,7 @@ public struct Effect<Action> {
     case merge([Effect<Action>])
     case concatenate([Effect<Action>])
     indirect case cancellable(id: AnyHashableSendable, cancelInFlight: Bool, Effect<Action>)
+    case subscribe(@MainActor @Sendable (EffectSubscriber<Action>) -> @Sendable () -> Void)
     case cancel(id: AnyHashableSendable)
     case cancelNamespace(AnyHashableSendable)
     indirect case namespaced(AnyHashableSendable, Effect<Action>)
@@ -92,9 +93,11 @@ extension Effect {
   /// arrive on the main actor in the order they were sent. Once the operation returns, `send`
   /// must not be used again (doing so is reported as an issue).
   ///
-  /// Errors thrown by `operation` go to `handler`. Without a handler, an error other than
-  /// cancellation is reported with `reportIssue` at the place this effect was created: a
-  /// failing test in tests, a runtime warning in an app.
+  /// Errors thrown by `operation` go to `handler`. Without a handler, an error is reported with
+  /// `reportIssue` at the place this effect was created: a failing test in tests, a runtime
+  /// warning in an app. An error thrown after the effect was cancelled (a `CancellationError`,
+  /// or `URLError(.cancelled)` from a cancelled request) goes to neither: cancellation is how
+  /// effects end. A `CancellationError` thrown while the effect was not cancelled is reported.
   ///
   /// ```swift
   /// return .run { send in
@@ -107,7 +110,7 @@ extension Effect {
   /// - Parameters:
   ///   - priority: The priority of the task that runs the operation.
   ///   - operation: The work to do. `send` feeds actions back into the store.
-  ///   - handler: Called with any error `operation` throws, other than cancellation.
+  ///   - handler: Called with any error `operation` throws while the effect is not cancelled.
   ///   - fileID: Where an unhandled error is reported (the caller's file, by default).
   ///   - filePath: Where an unhandled error is reported (the caller's file, by default).
   ///   - line: Where an unhandled error is reported (the caller's line, by default).
@@ -127,8 +130,11 @@ extension Effect {
       operation: .run(priority, location) { send in
         do {
           try await operation(send)
-        } catch is CancellationError where Task.isCancelled {
-          // Cancellation is how effects end; it is not a failure.
+        } catch  where Task.isCancelled {
+          // NB: cancellation is how effects end, not a failure, whatever the cancelled work throws
+          // (`URLSession` throws `URLError(.cancelled)`): nothing thrown once this effect's own
+          // task was cancelled is handled or reported. A `CancellationError` thrown while it was
+          // not cancelled is an error like any other.
         } catch {
           if let handler {
             await handler(error, send)
@@ -206,6 +212,14 @@ extension Effect {
         operation: .run(priority, location) { send in
           await run(Send { action in send.deliver(transform(action)) })
         })
+    case .subscribe(let subscribe):
+      return .init(
+        operation: .subscribe { subscriber in
+          subscribe(
+            EffectSubscriber(
+              send: { action in subscriber.send(transform(action)) },
+              finish: { subscriber.finish() }))
+        })
     case .merge(let effects):
       return .init(operation: .merge(effects.map { $0.map(transform) }))
     case .concatenate(let effects):
@@ -232,7 +246,7 @@ extension Effect {
     switch operation {
     case .none, .send, .cancel, .cancelNamespace:
       return true
-    case .run, .throttle:
+    case .run, .subscribe, .throttle:
       return false
     case .merge(let effects), .concatenate(let effects):
       return effects.allSatisfy(\.isSynchronous)

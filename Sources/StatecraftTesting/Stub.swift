@@ -57,6 +57,19 @@ public final class Stub<R: Reactor> {
   }
 }
 
+extension Stub where R: ReactorWithInitialState {
+  /// A stub of `reactor` starting at the initial state the reactor declares (AsyncReactorKit's
+  /// `Stub(reactor:)`).
+  ///
+  /// ```swift
+  /// let stub = Stub(reactor: CounterReactor())
+  /// let next = await stub.test(input: .increment)
+  /// ```
+  public convenience init(reactor: R) {
+    self.init(reactor: reactor, initialState: reactor.initialState())
+  }
+}
+
 enum StubEvent<State, Action> {
   case action(Action)
   case setState(State)

@@ -10,20 +10,47 @@ package enum FeedbackLoopEvent<Event> {
   case feedback(Event)
   case start
   case stop
+  /// Shows the feedbacks the states made before the loop started, in order, up to the state
+  /// numbered `through`: sent by the work of the event that made that state, so that the
+  /// feedbacks' work joins the event's `StoreTask`.
+  case catchUp(through: UInt64)
 }
 
 extension FeedbackLoopEvent: Sendable where Event: Sendable {}
 
-/// Whether a feedback system's loop is running, what it buffered before it ran, and what each
+/// Whether a feedback system's loop is running, the states made before it ran, and what each
 /// feedback has seen: kept with the store, used only by its reducer (on the main actor).
 @usableFromInline
 package final class FeedbackLoop<State: Sendable, Event: Sendable> {
   @usableFromInline var isRunning = false
-  @usableFromInline var buffered: [Event] = []
+  /// Whether the loop ever started.
+  @usableFromInline var hasStarted = false
+  /// The state before the first event sent while the loop was not running.
+  @usableFromInline var stateBeforeBuffered: State?
+  /// The state after each event sent while the loop was not running, that the feedbacks have
+  /// not seen yet, numbered in order; then the states made by feedbacks' events while those
+  /// were waiting (not numbered: shown with the state before them).
+  @usableFromInline var buffered: [(number: UInt64?, state: State)] = []
+  @usableFromInline var nextNumber: UInt64 = 0
+  /// What the work of each event sent before the loop ran waits for: the loop's start.
+  @usableFromInline var waiting: [AsyncStream<Void>.Continuation] = []
   @usableFromInline var evaluators: [(State, Bool) -> Feedback<State, Event>.Outcome] = []
 
   @usableFromInline
   package init() {}
+
+  /// How many events were reduced without their states ever being shown to the feedbacks.
+  var unprocessedEventCount: Int { hasStarted ? 0 : buffered.count }
+
+  // NB: reported here rather than when the store's runtime is released: the runtime's
+  // isolated deinit runs without the releasing task's task-local values (its issue reporters).
+  deinit {
+    for continuation in waiting { continuation.finish() }
+    let count = unprocessedEventCount
+    if count > 0 {
+      reportIssue(Diagnostics.feedbackLoopNeverRan(unprocessedEventCount: count))
+    }
+  }
 }
 
 /// Runs a ``FeedbackSystem`` as a reducer on the engine.
@@ -56,27 +83,62 @@ package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
     switch action {
     case .event(let event), .feedback(let event):
       guard loop.isRunning else {
-        loop.buffered.append(event)
+        // NB: reduced at once, so that the state (and a binding's getter) shows the event; the
+        // feedbacks see the state it made when the loop starts, and the event's `StoreTask`
+        // waits for that.
+        if loop.buffered.isEmpty { loop.stateBeforeBuffered = state }
+        system.reduce(into: &state, event: event)
+        let number = loop.nextNumber
+        loop.nextNumber &+= 1
+        loop.buffered.append((number, state))
+        let (started, continuation) = AsyncStream.makeStream(of: Void.self)
+        loop.waiting.append(continuation)
+        return .run { send in
+          for await _ in started {}
+          await send(.catchUp(through: number))
+        }
+      }
+      if case .feedback = action, !loop.buffered.isEmpty {
+        // NB: a feedback's event while earlier states wait to be shown: its state waits behind
+        // them, so that the feedbacks see the states in the order they were made.
+        system.reduce(into: &state, event: event)
+        loop.buffered.append((nil, state))
         return .none
       }
+      let caughtUp = catchUp(through: .max)
       system.reduce(into: &state, event: event)
-      return evaluate(state, isInitial: false)
+      return .merge(caughtUp, evaluate(state, isInitial: false))
     case .start:
       loop.isRunning = true
+      loop.hasStarted = true
       loop.evaluators = system.feedbacks.map { $0.makeEvaluator() }
-      var effects = [evaluate(state, isInitial: true)]
-      let buffered = loop.buffered
-      loop.buffered.removeAll()
-      for event in buffered {
-        system.reduce(into: &state, event: event)
-        effects.append(evaluate(state, isInitial: false))
-      }
-      return .merge(effects)
+      let initial = evaluate(loop.stateBeforeBuffered.take() ?? state, isInitial: true)
+      let waiting = loop.waiting
+      loop.waiting.removeAll()
+      for continuation in waiting { continuation.finish() }
+      return initial
+    case .catchUp(let number):
+      return catchUp(through: number)
     case .stop:
       loop.isRunning = false
       loop.evaluators.removeAll()
+      loop.buffered.removeAll()
+      loop.stateBeforeBuffered = nil
       return .cancelNamespace(Self.namespace)
     }
+  }
+
+  /// Shows the feedbacks, in order, the states made before the loop started that they have not
+  /// seen yet, up to the state numbered `last`.
+  @inlinable
+  func catchUp(through last: UInt64) -> Effect<LoopEvent> {
+    var effects: [Effect<LoopEvent>] = []
+    guard loop.isRunning else { return .none }
+    while let next = loop.buffered.first, next.number.map({ $0 <= last }) ?? true {
+      loop.buffered.removeFirst()
+      effects.append(evaluate(next.state, isInitial: false))
+    }
+    return .merge(effects)
   }
 
   @inlinable
@@ -124,7 +186,11 @@ final class FeedbackLoopControl {
 extension Store {
   /// Creates a store that runs a feedback system on `initialState`.
   ///
-  /// Events are buffered until ``run()`` starts the feedbacks.
+  /// Events sent before ``run()`` starts the feedbacks are reduced at once (the state, and a
+  /// binding's getter, show them); the feedbacks see each state they made, in order, when the
+  /// loop starts, and `await store.send(event).finish()` waits until then and for the work the
+  /// feedbacks started for that state. Releasing the store with such events while the loop never
+  /// ran is reported.
   @inlinable
   public convenience init<System: FeedbackSystem>(initialState: State, system: System)
   where System.State == State, System.Event == Action {
@@ -141,7 +207,8 @@ extension Store {
   }
 
   /// Runs the store's feedback system until the calling task is cancelled: starts the feedbacks
-  /// (reducing the events buffered so far), and returns once every feedback has stopped.
+  /// (showing them the states made by the events sent so far, in order), and returns once every
+  /// feedback has stopped.
   ///
   /// ```swift
   /// .task { await store.run() }   // SwiftUI: the loop lives as long as the view

@@ -168,7 +168,7 @@ extension Effect {
   @usableFromInline
   func inScope(_ keyPath: AnyKeyPath) -> Self {
     switch operation {
-    case .none, .send, .run, .cancel, .cancelNamespace:
+    case .none, .send, .run, .subscribe, .cancel, .cancelNamespace:
       return self
     case .namespaced(let component, let effect):
       guard let child = component.base as? ChildNamespace else { return self }

@@ -92,4 +92,15 @@ enum Diagnostics {
     operation started). Outside an effect, return '.cancel(id:)' from the reducer instead.
     """
   }
+
+  static func feedbackLoopNeverRan(unprocessedEventCount count: Int) -> String {
+    """
+    A feedback system's store was released with \(count) event(s) that its feedbacks never saw:
+
+    The events were reduced, but 'run()' never started the feedback loop, so no feedback reacted \
+    to the states they made, and the work they were waiting for never ran. Start the loop while \
+    the store is in use, e.g. '.task { await store.run() }' in SwiftUI, or \
+    'Task { await store.run() }' and cancel that task when you are done.
+    """
+  }
 }

@@ -18,6 +18,13 @@ import IdentifiedCollections
 final class ReduceContext {
   /// The row indexes of the store tree, in the order they were made.
   var indexes: [RowIndex] = []
+  /// Whether a pulse stream reads the store tree: pulse assignments are then logged.
+  var logsPulses = false
+  /// Every pulse assignment of the batch being reduced, in order (see Pulse.swift).
+  var pulseLog: [(id: UInt64, version: UInt64, value: Any)] = []
+
+  /// Whether the root must make this context current while it reduces.
+  var isNeededWhileReducing: Bool { logsPulses || !indexes.isEmpty }
 
   init() {}
 

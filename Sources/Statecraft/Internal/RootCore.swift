@@ -31,6 +31,9 @@ package final class RootCore<State, Action>: Core<State, Action> {
   /// the send loop reads only the flag, which costs nothing in unspecialized code.
   private var pendingState: [State] = []
   @exclusivity(unchecked) private var hasPendingState = false
+  /// The subscription effects running, so that cancelling one cancels its source at once rather
+  /// than when its task next runs.
+  private var subscriptions: [ObjectIdentifier: EffectSubscription] = [:]
 
   @usableFromInline
   init(initialState: State, reduction: @escaping (RootCore, inout State, Action) -> Void) {
@@ -49,6 +52,10 @@ package final class RootCore<State, Action>: Core<State, Action> {
         root.hasPendingEffect = true
       }
     }
+  }
+
+  deinit {
+    for subscription in subscriptions.values { subscription.cancel() }
   }
 
   override package var state: State { currentState }
@@ -127,10 +134,11 @@ package final class RootCore<State, Action>: Core<State, Action> {
   }
 
   private func reduce(_ action: Action, group: inout EffectGroup?) {
-    if storeRuntime.reduceContext.indexes.isEmpty {
+    if !storeRuntime.reduceContext.isNeededWhileReducing {
       reduction(self, &currentState, action)
     } else {
-      // NB: `forEach` logs the rows it writes to the current log (see RowIndex.swift).
+      // NB: `forEach` logs the rows it writes to the current context (see RowIndex.swift), and
+      // pulses their assignments (see Pulse.swift).
       let previous = ReduceContext.enter(storeRuntime.reduceContext)
       reduction(self, &currentState, action)
       ReduceContext.exit(to: previous)
@@ -211,6 +219,33 @@ package final class RootCore<State, Action>: Core<State, Action> {
         lifetime.isFinished = true
       }
 
+    case .subscribe(let subscribe):
+      // NB: subscribed now, while the store is busy: what the source sends during the
+      // subscription is queued and reduced before the outer `send` returns.
+      let subscription = EffectSubscription()
+      let subscriber = EffectSubscriber<Action>(
+        send: { [weak self] action in
+          guard let self, subscription.isActive else { return }
+          _ = self.send(action, group: context.sendGroup)
+        },
+        finish: { subscription.finish() }
+      )
+      let cancel = subscribe(subscriber)
+      guard !subscription.isFinished else { return }
+      let id = ObjectIdentifier(subscription)
+      let token = storeRuntime.spawn(context, priority: nil) { [weak self] in
+        await subscription.wait()
+        self?.subscriptions[id] = nil
+      }
+      subscription.running(cancel: cancel, task: storeRuntime.task(token))
+      subscriptions[id] = subscription
+      // NB: every way of cancelling the effect (an id, a child leaving the state, its
+      // `StoreTask`, the store) cancels the source at once, not when the task next runs.
+      storeRuntime.whenCancelled(token) { [weak self] in
+        subscription.cancel()
+        self?.subscriptions[id] = nil
+      }
+
     case .merge(let effects):
       for effect in effects { start(effect, context) }
 
@@ -235,7 +270,9 @@ package final class RootCore<State, Action>: Core<State, Action> {
 
     case .cancellable(let id, let cancelInFlight, let effect):
       let key = CancellationKey(namespace: context.namespace, id: id)
-      if cancelInFlight { storeRuntime.cancel(key) }
+      if cancelInFlight {
+        storeRuntime.cancel(key)
+      }
       var context = context
       context.keys.append(key)
       start(effect, context)

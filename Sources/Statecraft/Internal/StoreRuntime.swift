@@ -113,10 +113,26 @@ package final class StoreRuntime {
     return token
   }
 
+  /// The task of the running effect `token`, if it is still running.
+  func task(_ token: UInt64) -> Task<Void, Never>? {
+    running[token]?.task
+  }
+
+  /// What to do, at once, when a running effect is cancelled, before its task next runs: a
+  /// subscription effect cancels its source (see `RootCore.start`, `.subscribe`).
+  private var cancellationHandlers: [UInt64: @MainActor () -> Void] = [:]
+
+  /// Calls `handler` when the effect `token` is cancelled, by any way of cancelling it.
+  func whenCancelled(_ token: UInt64, _ handler: @escaping @MainActor () -> Void) {
+    guard running[token] != nil else { return }
+    cancellationHandlers[token] = handler
+  }
+
   private func finished(_ token: UInt64) {
     defer { resumeChangeWaiters() }
     changeCount &+= 1
     guard let effect = running.removeValue(forKey: token) else { return }
+    if !cancellationHandlers.isEmpty { cancellationHandlers[token] = nil }
     cancelledTokens.remove(token)
     skippedTokens.remove(token)
     for group in effect.groups { group.remove(token) }
@@ -144,6 +160,7 @@ package final class StoreRuntime {
   func cancelEffect(_ token: UInt64) {
     guard let effect = running[token] else { return }
     effect.task.cancel()
+    if !cancellationHandlers.isEmpty { cancellationHandlers.removeValue(forKey: token)?() }
     guard cancelledTokens.insert(token).inserted else { return }
     changeCount &+= 1
     resumeChangeWaiters()
@@ -371,6 +388,7 @@ package final class StoreRuntime {
       scheduledObservations.removeAll()
       for observation in observations { observation.run() }
     }
+    if !reduceContext.pulseLog.isEmpty { reduceContext.pulseLog.removeAll(keepingCapacity: true) }
   }
 }
 

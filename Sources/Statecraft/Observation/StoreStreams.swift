@@ -23,13 +23,15 @@ extension Store {
     }
   }
 
-  /// A stream of `initial`, then of what `next` returns (when not nil) after each batch.
+  /// A stream of `initial`, then of what `next` returns (when not nil) after each batch,
+  /// keeping at most `limit` unread elements (the newest).
   func makeStream<Element: Sendable>(
     initial: Element?,
+    bufferingNewest limit: Int = 1,
     next: @escaping @MainActor (State) -> Element?
   ) -> AsyncStream<Element> {
     let (stream, continuation) = AsyncStream.makeStream(
-      of: Element.self, bufferingPolicy: .bufferingNewest(1))
+      of: Element.self, bufferingPolicy: .bufferingNewest(limit))
     let isTerminated = LockIsolated(false)
     continuation.onTermination = { _ in isTerminated.setValue(true) }
     if let initial { continuation.yield(initial) }

@@ -43,6 +43,11 @@ public struct Pulse<Value> {
     set {
       storage = newValue
       version &+= 1
+      // NB: while a store whose pulses are streamed reduces, every assignment is logged, so that
+      // its streams deliver each one, not only the last of the batch.
+      if let context = ReduceContext.current, context.logsPulses {
+        context.pulseLog.append((id, version, newValue))
+      }
     }
   }
 
@@ -123,19 +128,62 @@ final class PulseMemory {
 }
 
 extension Store {
-  /// Each value assigned to the pulse at `keyPath`, once per batch in which it was assigned
-  /// (equal values included). Never emits for unrelated changes, nor at subscription.
+  /// Each value assigned to the pulse at `keyPath`, in order: every assignment (equal values
+  /// included), even several in one `send` (a reactor's `mutate` that sends two mutations setting
+  /// it). Never emits for unrelated changes, nor at subscription.
   ///
-  /// The stream keeps at most the latest unread value and ends when the store is released.
+  /// Every pulse is an event, so the stream buffers them: a reader that is slower than the
+  /// store (three alerts in three back-to-back batches) still receives each one, in order. It
+  /// keeps at most `bufferingLimit` unread pulses (100 by default); past that, the oldest unread
+  /// pulse is dropped for each new one, so that a stream nobody reads keeps memory bounded. A
+  /// pulse replaced rather than assigned (`state.$alert = Pulse(...)`, a whole new state, a
+  /// replaced state) counts as one assignment of its value. The stream ends when the store is
+  /// released.
+  ///
+  /// ```swift
+  /// for await message in store.pulses(\.$alertMessage) {
+  ///   showAlert(message)
+  /// }
+  /// ```
   public func pulses<Value: Sendable>(
-    _ keyPath: KeyPath<State, Pulse<Value>>
+    _ keyPath: KeyPath<State, Pulse<Value>>,
+    bufferingLimit: Int = 100
   ) -> AsyncStream<Value> {
-    var lastVersion = core.state[keyPath: keyPath].version
-    return makeStream(initial: nil) { state in
-      let pulse = state[keyPath: keyPath]
-      guard pulse.version != lastVersion else { return nil }
-      lastVersion = pulse.version
-      return pulse.value
-    }
+    let context = core.runtime.reduceContext
+    context.logsPulses = true
+    var last = core.state[keyPath: keyPath]
+    let (stream, continuation) = AsyncStream.makeStream(
+      of: Value.self, bufferingPolicy: .bufferingNewest(max(bufferingLimit, 1)))
+    let isTerminated = LockIsolated(false)
+    continuation.onTermination = { _ in isTerminated.setValue(true) }
+    core.runtime.addStreamObserver(
+      publish: { [weak self] in
+        guard !isTerminated.value else { return false }
+        guard let self else {
+          continuation.finish()
+          return false
+        }
+        let pulse = self.core.state[keyPath: keyPath]
+        guard pulse.version != last.version || pulse.id != last.id else { return true }
+        defer { last = pulse }
+        // NB: the assignments logged while the batch was reduced, in order; a pulse replaced
+        // rather than assigned (a new state) delivers its value.
+        var assigned = false
+        if pulse.id == last.id {
+          for entry in context.pulseLog
+          where entry.id == pulse.id && entry.version > last.version
+            && entry.version <= pulse.version
+          {
+            guard let value = entry.value as? Value else { continue }
+            continuation.yield(value)
+            assigned = true
+          }
+        }
+        if !assigned { continuation.yield(pulse.value) }
+        return true
+      },
+      finish: { continuation.finish() }
+    )
+    return stream
   }
 }

@@ -41,6 +41,8 @@
 /// Optional hooks, all with defaults:
 /// - `transform(action:)`: rewrite, filter or delay each incoming action.
 /// - `transform(mutation:)`: rewrite the mutations of every `mutate` effect.
+/// - `transform(state:)`: adjust the state after every mutation (derived fields), as
+///   ReactorKit's and GoodReactor's `transform(state:)` map the state stream.
 /// - `subscriptions()`: long-running mutations from outside (a service's event stream),
 ///   started with the store and cancelled with it — ReactorKit's
 ///   `transform(mutation:) { .merge(mutation, service.events) }`.
@@ -70,6 +72,21 @@ public protocol Reactor {
   /// Rewrites the effect of every `mutate` call (the default returns it unchanged).
   func transform(mutation: Effect<Mutation>) -> Effect<Mutation>
 
+  /// Adjusts the state after each mutation was reduced (the default does nothing): ReactorKit's
+  /// and GoodReactor's `transform(state:)`, for fields derived from others.
+  ///
+  /// It runs after every mutation, not on the initial state: give the store an initial state
+  /// that is already consistent. What it writes is part of the state: observed, published, asserted by a `TestStore`, and
+  /// seen by every stream derived from the store with operators (`store.values(\.kp)`,
+  /// `store.publisher.map(...)`), unlike a computed property, which streams cannot see change.
+  ///
+  /// ```swift
+  /// func transform(state: inout State) {
+  ///   state.canSubmit = !state.name.isEmpty && state.age >= 18
+  /// }
+  /// ```
+  func transform(state: inout State)
+
   /// Mutations from outside the reactor, started when the store is created and cancelled when
   /// it is released (the default is `.none`).
   func subscriptions() -> Effect<Mutation>
@@ -81,6 +98,7 @@ public protocol Reactor {
 extension Reactor {
   public func transform(action: Action) -> Effect<Action> { .send(action) }
   public func transform(mutation: Effect<Mutation>) -> Effect<Mutation> { mutation }
+  public func transform(state: inout State) {}
   public func subscriptions() -> Effect<Mutation> { .none }
   public func route(for action: Action) -> Route? { nil }
 }

@@ -65,14 +65,18 @@ package struct ReactorReducer<R: Reactor>: Reducer {
     return reduceImmediateMutations(mutations, into: &state).map { .mutation($0) }
   }
 
+  /// Reduces `mutation`, then lets the reactor adjust the state (`transform(state:)`); a test
+  /// store is told of the state before and after both.
   @inlinable
   func apply(_ mutation: R.Mutation, to state: inout R.State) {
     guard let didReduce else {
       reactor.reduce(state: &state, mutation: mutation)
+      reactor.transform(state: &state)
       return
     }
     let before = state
     reactor.reduce(state: &state, mutation: mutation)
+    reactor.transform(state: &state)
     didReduce(mutation, before, state)
   }
 
@@ -128,5 +132,22 @@ extension Store {
     self.init(
       core: ScopedCore(parent: root, toState: { $0 }, fromAction: { .action($0) }))
     _ = root.send(.subscribe, group: nil)
+  }
+
+  /// Creates a store that runs `reactor` on the initial state the reactor declares
+  /// (AsyncReactorKit's `initialState()`).
+  ///
+  /// ```swift
+  /// final class CounterReactor: ReactorWithInitialState {
+  ///   // ...
+  ///   func initialState() -> State { State(count: 0) }
+  /// }
+  ///
+  /// let store = Store(reactor: CounterReactor())
+  /// ```
+  @inlinable
+  public convenience init<R: ReactorWithInitialState>(reactor: R)
+  where R.State == State, R.Action == Action {
+    self.init(initialState: reactor.initialState(), reactor: reactor)
   }
 }

@@ -49,7 +49,7 @@ extension Engine {
       #expect(copy.alert == "copy")
     }
 
-    @Test func pulsesEmitOncePerPublicationEqualValuesIncludedNeverForUnrelatedChanges() async {
+    @Test func pulsesEmitForEveryAssignmentEqualValuesIncludedNeverForUnrelatedChanges() async {
       let store = Store(initialState: Alerts.State()) { Alerts() }
       var alerts = store.pulses(\.$alert).makeAsyncIterator()
       store.send(.alert("Saved"))
@@ -60,7 +60,74 @@ extension Engine {
       store.send(.alertTwice("Twice"))
       store.send(.increment)
       store.send(.alert("Last"))
+      // Both assignments of one action are events.
+      #expect(await alerts.next() == "Twice")
+      #expect(await alerts.next() == "Twice")
       #expect(await alerts.next() == "Last")
+    }
+
+    final class Saver: Reactor {
+      enum Action: Sendable { case save }
+      enum Mutation: Sendable { case setMessage(String) }
+      struct State: Sendable { @Pulse var message: String? }
+
+      func mutate(state: State, action: Action) -> Effect<Mutation> {
+        .concatenate(.send(.setMessage("Saving")), .send(.setMessage("Saved")))
+      }
+
+      func reduce(state: inout State, mutation: Mutation) {
+        switch mutation {
+        case .setMessage(let message): state.message = message
+        }
+      }
+    }
+
+    @Test func everyPulseAMutateSendsInOneSendReachesTheReader() async {
+      var store: ReactorStoreOf<Saver>? = Store(initialState: Saver.State(), reactor: Saver())
+      let messages = store!.pulses(\.$message)
+      store?.send(.save)
+      store?.send(.save)
+      store = nil
+      #expect(await Array(messages) == ["Saving", "Saved", "Saving", "Saved"])
+    }
+
+    @Test func aReplacedPulseCountsAsOneAssignment() async {
+      var store: StoreOf<Alerts>? = Store(initialState: Alerts.State()) { Alerts() }
+      let alerts = store!.pulses(\.$alert)
+      store?.send(.alert("1"))
+      var replaced = Alerts.State()
+      replaced.alert = "new"
+      _ = store?.core.replaceState(replaced)
+      store = nil
+      #expect(await Array(alerts) == ["1", "new"])
+    }
+
+    @Test func everyPulseOfBackToBackBatchesReachesASlowReader() async {
+      var store: StoreOf<Alerts>? = Store(initialState: Alerts.State()) { Alerts() }
+      let alerts = store!.pulses(\.$alert)
+      store?.send(.alert("1"))
+      store?.send(.alert("2"))
+      store?.send(.alert("3"))
+      // Releasing the store ends the stream after what it buffered.
+      store = nil
+      #expect(await Array(alerts) == ["1", "2", "3"])
+    }
+
+    @Test func aPulseStreamKeepsItsNewestUnreadPulsesUpToItsLimit() async {
+      var store: StoreOf<Alerts>? = Store(initialState: Alerts.State()) { Alerts() }
+      let alerts = store!.pulses(\.$alert, bufferingLimit: 2)
+      for index in 1...5 { store?.send(.alert("\(index)")) }
+      store = nil
+      // Past the limit, the oldest unread pulses were dropped.
+      #expect(await Array(alerts) == ["4", "5"])
+    }
+
+    @Test func theDefaultPulseBufferKeepsAHundredUnreadPulses() async {
+      var store: StoreOf<Alerts>? = Store(initialState: Alerts.State()) { Alerts() }
+      let alerts = store!.pulses(\.$alert)
+      for index in 1...101 { store?.send(.alert("\(index)")) }
+      store = nil
+      #expect(await Array(alerts) == (2...101).map { "\($0)" })
     }
 
     @Test func pulsesDoNotEmitAtSubscription() async {
@@ -115,5 +182,15 @@ extension Engine {
       state.$alert.updated { _ in runs += 1 }
       #expect(runs == 1)
     }
+  }
+}
+
+extension Array {
+  /// Every element of `sequence`, once it has ended.
+  fileprivate init<S: AsyncSequence>(_ sequence: S) async
+  where S.Element == Element, S.Failure == Never {
+    var elements: [Element] = []
+    for await element in sequence { elements.append(element) }
+    self = elements
   }
 }

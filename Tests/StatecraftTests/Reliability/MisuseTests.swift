@@ -81,5 +81,20 @@ extension Engine {
         await store.run()
       }
     }
+
+    struct UnrunSystem: FeedbackSystem {
+      enum Event: Sendable { case increment }
+      func reduce(into state: inout Int, event: Event) { state += 1 }
+      var feedbacks: [Feedback<Int, Event>] { [] }
+    }
+
+    @Test func aFeedbackStoreReleasedWithEventsItsLoopNeverSaw() async {
+      await expectOneFailure(containing: ["2 event(s) that its feedbacks never saw", "run()"]) {
+        var store: FeedbackStoreOf<UnrunSystem>? = Store(initialState: 0, system: UnrunSystem())
+        store?.send(.increment)
+        store?.send(.increment)
+        store = nil
+      }
+    }
   }
 }
