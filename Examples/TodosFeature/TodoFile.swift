@@ -82,7 +82,7 @@ public struct TodoFile: Sendable {
   /// Temporary files that a crashed run left beside the file are removed first.
   public func read() throws(TodoFileError) -> (todos: IdentifiedArrayOf<Todo>, version: Version) {
     let target = Self.resolvingLinks(url.path)
-    removeStaleTemporaryFiles(besides: target)
+    POSIXFile.removeStaleTemporaryFiles(besides: target)
     let data: Data?
     do throws(POSIXFile.Failure) {
       data = try POSIXFile.read(target)
@@ -94,7 +94,11 @@ public struct TodoFile: Sendable {
     do {
       contents = try JSONDecoder().decode(Contents.self, from: data)
     } catch {
-      throw .corrupt(path: url.path, reason: Self.describe(error))
+      throw .corrupt(
+        path: url.path,
+        reason: Self.firstInvalidUTF8(in: data).map {
+          "it is not UTF-8 text (byte \($0 + 1) is not UTF-8; was it saved in another encoding?)"
+        } ?? Self.describe(error))
     }
     guard contents.version == Self.version else {
       throw .corrupt(
@@ -188,24 +192,6 @@ public struct TodoFile: Sendable {
     ".\((target as NSString).lastPathComponent)."
   }
 
-  /// Removes the temporary files a crashed run left beside `target`.
-  ///
-  /// NB: every temporary file is created and renamed while its writer holds the folder's lock,
-  /// so one that is there while this run holds the lock belongs to a run that died.
-  private func removeStaleTemporaryFiles(besides target: String) {
-    let folder = (target as NSString).deletingLastPathComponent
-    let prefix = Self.temporaryPrefix(of: target)
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder),
-      names.contains(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".tmp") })
-    else { return }
-    try? POSIXFile.withLock(onFolder: folder) { () throws(POSIXFile.Failure) in
-      for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-      where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-        unlink((folder as NSString).appendingPathComponent(name))
-      }
-    }
-  }
-
   /// The path a chain of symbolic links at `path` ends at (which may not exist yet).
   static func resolvingLinks(_ path: String) -> String {
     var path = path
@@ -218,6 +204,20 @@ public struct TodoFile: Sendable {
           .appendingPathComponent(target)
     }
     return path
+  }
+
+  /// The offset of the first byte of `data` that is not part of valid UTF-8, if one is not.
+  static func firstInvalidUTF8(in data: Data) -> Int? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var bytes = data.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &bytes) {
+      case .valid(let scalar): offset += scalar.count
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
   }
 
   private static func describe(_ error: any Error) -> String {

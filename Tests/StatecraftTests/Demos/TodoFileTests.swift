@@ -263,5 +263,44 @@ extension Engine {
       #expect(await saver.writes == 1)
       #expect(try file.load() == [])
     }
+
+    @Test func aDeviceIsRefusedAsNotARegularFile() throws {
+      let error = #expect(throws: TodoFileError.self) {
+        try TodoFile(url: URL(fileURLWithPath: "/dev/null")).load()
+      }
+      let message = try #require(error).description
+      #expect(message.hasPrefix("Can't read the todo file /dev/null: "))
+      #expect(message.contains("it is a device, not a regular file"))
+    }
+
+    @Test func aFileThatIsNotUTF8IsSaidToBeSo() throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try FileManager.default.createDirectory(
+        at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      let latin1 =
+        Data(#"{"version": 1, "todos": [{"id": 1, "title": "caf"#.utf8) + [0xE9]
+        + Data(#"", "isDone": false}]}"#.utf8)
+      try latin1.write(to: file.url)
+      let error = #expect(throws: TodoFileError.self) { try file.load() }
+      let message = try #require(error).description
+      #expect(message.contains("it is not UTF-8 text (byte 49 is not UTF-8"), "\(message)")
+      #expect(try Data(contentsOf: file.url) == latin1)
+    }
+
+    @Test func temporaryFilesOfACrashedRecordingAreRemovedWhenTheRecordingIsChecked() throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let recording = folder.appendingPathComponent("session.json")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try write("half a recor", to: folder.appendingPathComponent(".session.json.4242.tmp"))
+      try write("someone else's", to: folder.appendingPathComponent(".other.json.4242.tmp"))
+      try RecordingFile.checkWritable(recording)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+          == [".other.json.4242.tmp"])
+      try RecordingFile.write(Data("{}".utf8), to: recording)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+          == [".other.json.4242.tmp", "session.json"])
+    }
   }
 }
