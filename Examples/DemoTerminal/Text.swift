@@ -144,6 +144,37 @@ public enum Text {
     return result
   }
 
+  /// `text`, escaped (see ``escaped(_:keepingLineBreaks:)``), in lines of at most `width`
+  /// display cells, broken after a space where one is near and inside a word where not; at most
+  /// `maxLines` lines, the last one ending in "…" when text was left out.
+  ///
+  /// ```swift
+  /// Text.wrap("Saved to /tmp/todos.conflict-1.json instead.", width: 20, maxLines: 3)
+  /// // ["Saved to /tmp/todos.", "conflict-1.json ", "instead."]
+  /// ```
+  public static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
+    guard width > 0, maxLines > 0 else { return [] }
+    var rest = Substring(escaped(text))
+    var lines: [String] = []
+    while !rest.isEmpty {
+      if lines.count == maxLines - 1, cellWidth(String(rest)) > width {
+        lines.append(fit(String(rest), width: width - 1) + "…")
+        break
+      }
+      var line = Substring(fit(String(rest), width: width))
+      if line.isEmpty { line = rest.prefix(1) }
+      // NB: break after the last space of the line, unless that leaves it less than half full.
+      if line.count < rest.count, let space = line.lastIndex(of: " "),
+        cellWidth(String(line[...space])) * 2 >= width
+      {
+        line = line[...space]
+      }
+      lines.append(String(line))
+      rest = rest.dropFirst(line.count)
+    }
+    return lines
+  }
+
   /// The cells one scalar takes.
   public static func cellWidth(of scalar: Unicode.Scalar) -> Int {
     if scalar.value >= 0x20 && scalar.value < 0x7F { return 1 }

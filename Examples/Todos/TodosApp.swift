@@ -25,6 +25,10 @@ final class TodosApp {
     self.log = log
   }
 
+  /// How long a save waits for a newer change before writing: a list of 100,000 todos takes
+  /// about 0.3 s of CPU to write, so writing after every key of a burst would keep a core busy.
+  static let saveDelay = Duration.milliseconds(200)
+
   /// Loads the file, runs the app until quit or end of input, and returns the exit code.
   ///
   /// - Parameter recordURL: where to write a recording of the session on quit, if anywhere.
@@ -50,13 +54,22 @@ final class TodosApp {
     let log = ChangeLogBuffer()
     let recorder = recordURL.map { _ in RecorderOf<Todos>(initialState: Todos.State(todos: todos)) }
     let store = Store(initialState: recorder?.initialState ?? Todos.State(todos: todos)) {
-      let todos = Todos(clock: ContinuousClock(), save: { try await saver.save($0) })
-        // NB: while the log is hidden, an action costs the log one call to this filter.
-        .logChanges(to: ChangeLogSink { log.append($0) }) { action in
-          guard log.isEnabled else { return false }
-          if case .syncProgressed = action { return false }
-          return true
+      let todos = Todos(
+        clock: ContinuousClock(),
+        save: { todos in
+          // NB: a newer change cancels this save while it waits, so a burst of changes (a key
+          // held down, piped commands) writes the file once; quitting, on a key or a signal,
+          // waits for the last one.
+          try await Task.sleep(for: saveDelay)
+          try await saver.save(todos)
         }
+      )
+      // NB: while the log is hidden, an action costs the log one call to this filter.
+      .logChanges(to: ChangeLogSink { log.append($0) }) { action in
+        guard log.isEnabled else { return false }
+        if case .syncProgressed = action { return false }
+        return true
+      }
       if let recorder { todos.recording(into: recorder) } else { todos }
     }
     let app = TodosApp(store: store, file: file, log: log)
@@ -66,7 +79,7 @@ final class TodosApp {
     if let recorder, let recordURL {
       do {
         try RecordingFile.write(recorder.recording.jsonData(), to: recordURL)
-        print("Recorded \(recorder.stepCount) steps to \(recordURL.path).")
+        printLine("Recorded \(recorder.stepCount) steps to \(recordURL.path).")
       } catch let error as RecordingFile.Failure {
         printError("error: \(error)")
         status = 1
@@ -106,12 +119,8 @@ final class TodosApp {
     // NB: a replay runs no effects, so the feature's dependencies are never called.
     let result = recording.replay(
       against: Todos(clock: ContinuousClock(), save: { _ in }))
-    print(result)
+    printLine(result.description)
     return result.isReproduced ? 0 : 1
-  }
-
-  static func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
   }
 
   /// Sends an action, keeping its task until it has finished.

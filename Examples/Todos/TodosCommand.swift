@@ -1,4 +1,5 @@
 import ArgumentParser
+import DemoTerminal
 import Foundation
 import TodosFeature
 
@@ -27,6 +28,9 @@ struct TodosCommand: AsyncParsableCommand {
       """
   )
 
+  // NB: errors that repeat what was typed are escaped before they reach the terminal.
+  static func main() async { await runEscapingErrors() }
+
   @Option(
     name: .long,
     help: ArgumentHelp(
@@ -51,6 +55,10 @@ struct TodosCommand: AsyncParsableCommand {
   var replay: String?
 
   func validate() throws {
+    for (option, value) in [("--file", file), ("--record", record), ("--replay", replay)]
+    where value?.isEmpty == true {
+      throw ValidationError("\(option) needs a path; an empty one names no file.")
+    }
     if replay != nil, record != nil || file != nil {
       throw ValidationError("--replay runs on its own: it reads no todo file and records nothing.")
     }

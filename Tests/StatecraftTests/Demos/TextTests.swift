@@ -70,5 +70,18 @@ extension Engine {
         ])
       #expect(KeyHints.lines(["↑↓ move"], quit: "q quit", width: 4, maxLines: 1) == ["q quit"])
     }
+
+    @Test func aLongMessageWrapsByCellsAndEndsInAnEllipsisWhenCut() {
+      #expect(
+        Text.wrap("Saved to /tmp/todos.conflict-1.json instead.", width: 20, maxLines: 3)
+          == ["Saved to /tmp/todos.", "conflict-1.json ", "instead."])
+      #expect(
+        Text.wrap("one two three four five six", width: 10, maxLines: 2)
+          == ["one two ", "three fou…"])
+      #expect(Text.wrap("世界世界世界", width: 5, maxLines: 3) == ["世界", "世界", "世界"])
+      #expect(Text.wrap("a\u{1B}]0;x\u{07}", width: 4, maxLines: 3) == ["a\\e]", "0;x^", "G"])
+      #expect(Text.wrap("", width: 10, maxLines: 3) == [])
+      #expect(Text.wrap("abc", width: 1, maxLines: 5) == ["a", "b", "c"])
+    }
   }
 }
