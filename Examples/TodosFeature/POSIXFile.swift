@@ -157,7 +157,14 @@ enum POSIXFile {
     unlink(temporary)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
     guard descriptor >= 0 else {
-      throw .errno(errno, context: "no new file could be written in its folder \(folder)")
+      let code = errno
+      if code == EACCES || code == EPERM {
+        throw .message(
+          "its folder \(folder) is not writable, and a save writes a new file there and renames "
+            + "it over the old one, so that a crash never leaves half a file; make the folder "
+            + "writable (chmod u+w)")
+      }
+      throw .errno(code, context: "no new file could be written in its folder \(folder)")
     }
     var closed = false
     defer { if !closed { close(descriptor) } }

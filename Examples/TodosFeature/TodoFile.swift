@@ -43,15 +43,27 @@ public struct TodoFile: Sendable {
 
   /// The default location: `$XDG_DATA_HOME/statecraft/todos.json`, or
   /// `~/.local/share/statecraft/todos.json` when `XDG_DATA_HOME` is not set, empty, or relative
-  /// (the XDG Base Directory specification says to ignore a relative path).
+  /// (the XDG Base Directory specification says to ignore a relative path). `~` is `HOME`, or
+  /// the user's home folder from the password database when `HOME` is not set, empty or
+  /// relative (a relative one would put the file under whatever folder the app starts in).
   public static func defaultURL(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    homeFolder: () -> String = TodoFile.passwordDatabaseHome
   ) -> URL {
+    func absolute(_ name: String) -> String? {
+      environment[name].flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
     let dataHome =
-      environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-      ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
+      absolute("XDG_DATA_HOME").map { URL(fileURLWithPath: $0) }
+      ?? URL(fileURLWithPath: absolute("HOME") ?? homeFolder())
       .appendingPathComponent(".local/share")
     return dataHome.appendingPathComponent("statecraft/todos.json")
+  }
+
+  /// The user's home folder as the password database has it, whatever `HOME` says.
+  public static func passwordDatabaseHome() -> String {
+    guard let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir else { return "/" }
+    return String(cString: folder)
   }
 
   /// The contents of the file as last read or written: what a save expects to find on disk.

@@ -87,6 +87,13 @@ extension Engine {
           == "/home/ada/.local/share/statecraft/todos.json")
     }
 
+    @Test(arguments: [["HOME": "home/ada"], ["HOME": ""], [:]])
+    func aMissingOrRelativeHomeIsTheUsersHomeFolder(environment: [String: String]) {
+      #expect(
+        TodoFile.defaultURL(environment: environment, homeFolder: { "/home/pw" }).path
+          == "/home/pw/.local/share/statecraft/todos.json")
+    }
+
     // MARK: - Saving respects the person's file
 
     func mode(_ path: String) throws -> Int {
