@@ -69,7 +69,8 @@ public struct StyledText: Equatable, Sendable, ExpressibleByStringLiteral {
     var result = StyledText()
     var remaining = width
     for run in runs where remaining > 0 {
-      let text = Text.fit(Text.escaped(run.text), width: remaining)
+      let text = Text.fit(
+        Text.escaped(Text.start(of: run.text, width: remaining)), width: remaining)
       remaining -= Text.cellWidth(text)
       if !text.isEmpty { result.runs.append(Run(text: text, style: run.style)) }
     }
@@ -116,6 +117,25 @@ public enum Text {
       }
     }
     return result
+  }
+
+  /// The start of `text` that can fill `width` cells once escaped, without going through the
+  /// rest: a title of a million characters costs what a screen shows of it, not a million.
+  ///
+  /// NB: every character takes at least one cell, but for a few that take none (combining marks
+  /// join the character before them); those are rare enough that twice the width, and some,
+  /// covers the screen.
+  public static func start(of text: String, width: Int) -> String {
+    let bound = 2 * max(0, width) + 64
+    guard text.utf8.count > bound else { return text }
+    return String(text.prefix(bound))
+  }
+
+  /// The end of `text` that can fill `width` cells once escaped (see ``start(of:width:)``).
+  public static func end(of text: String, width: Int) -> String {
+    let bound = 2 * max(0, width) + 64
+    guard text.utf8.count > bound else { return text }
+    return String(text.suffix(bound))
   }
 
   /// How many display cells `text` takes: 2 for a wide (CJK, emoji) character, 0 for a

@@ -148,7 +148,7 @@ final class FullScreenTodos: DemoMode {
     let listHeight = max(1, rows - header.count - bottom.count)
     let first = max(0, min(selection - listHeight + 1, list.visible.count - listHeight))
     var lines = header
-    let rowsShown = app.listLines(in: first..<(first + listHeight))
+    let rowsShown = app.listLines(in: first..<(first + listHeight), width: columns)
     for (offset, row) in rowsShown.enumerated() {
       let isSelected = !list.visible.isEmpty && first + offset == selection
       lines.append(isSelected ? Text.inverse(row) : StyledText(row))

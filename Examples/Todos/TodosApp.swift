@@ -172,19 +172,23 @@ final class TodosApp {
     return view
   }
 
-  /// The visible todos as rows, numbered from 1; the rows of `range` only when given.
-  func listLines(in range: Range<Int>? = nil) -> [String] {
+  /// The visible todos as rows, numbered from 1; the rows of `range` only when given, and only
+  /// as much of each title as fills `width` cells when given (full screen).
+  func listLines(in range: Range<Int>? = nil, width: Int? = nil) -> [String] {
     let list = list
     guard !list.visible.isEmpty else {
       return [list.todos.isEmpty ? "  (no todos yet)" : "  (no todo matches)"]
     }
     let range = (range ?? list.visible.indices).clamped(to: list.visible.indices)
-    return range.map { Self.row(list.visible[$0], at: $0) }
+    return range.map { Self.row(list.visible[$0], at: $0, width: width) }
   }
 
-  /// How the todo at `index` of the visible list reads, its title escaped.
-  static func row(_ todo: Todo, at index: Int) -> String {
-    "\(String(index + 1).leftPadded(to: 3)). [\(todo.isDone ? "x" : " ")] \(Text.escaped(todo.title))"
+  /// How the todo at `index` of the visible list reads, its title escaped: all of it, or as
+  /// much as fills `width` cells.
+  static func row(_ todo: Todo, at index: Int, width: Int? = nil) -> String {
+    let title = width.map { Text.start(of: todo.title, width: $0) } ?? todo.title
+    return
+      "\(String(index + 1).leftPadded(to: 3)). [\(todo.isDone ? "x" : " ")] \(Text.escaped(title))"
   }
 
   var summary: String {

@@ -83,5 +83,17 @@ extension Engine {
       #expect(Text.wrap("", width: 10, maxLines: 3) == [])
       #expect(Text.wrap("abc", width: 1, maxLines: 5) == ["a", "b", "c"])
     }
+
+    @Test func aLongTextIsCutBeforeItIsEscapedYetFillsTheRow() {
+      let long = String(repeating: "é世\u{1B}", count: 100_000)
+      #expect(Text.start(of: long, width: 10).count == 84)
+      #expect(Text.end(of: long, width: 10).count == 84)
+      #expect(Text.start(of: "short", width: 10) == "short")
+      let row = StyledText(long).fitted(to: 10)
+      #expect(row.plain == "é世\\eé世\\e")
+      #expect(Text.cellWidth(row.plain) <= 10)
+      let prompt = LineEditor(prompt: "Edit", text: long + "end").row(width: 20)
+      #expect(prompt.plain == "Edit: …世\\eé世\\eend ")
+    }
   }
 }
