@@ -104,6 +104,12 @@ final class TodosApp {
 
   /// Replays a recorded session against today's feature; 0 when it reproduced.
   static func replay(_ url: URL) async -> Int32 {
+    if let kind = RecordingFile.notARegularFile(at: url) {
+      printError(
+        "error: The recording \(url.path) can't be read: \(kind). Check the path, and that it "
+          + "is a recording written by --record.")
+      return 1
+    }
     let recording: RecordingOf<Todos>
     do {
       recording = try RecordingOf<Todos>(contentsOf: url)

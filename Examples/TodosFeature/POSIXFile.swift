@@ -228,6 +228,15 @@ public enum RecordingFile {
     }
   }
 
+  /// Why the recording at `url` can't be replayed when it is there but is no regular file (a
+  /// folder, a FIFO, a device), in words; nil otherwise (a missing or unreadable file is for the
+  /// reader to say).
+  public static func notARegularFile(at url: URL) -> String? {
+    var info = stat()
+    guard stat(url.path, &info) == 0 else { return nil }
+    return POSIXFile.notARegularFile(info)
+  }
+
   /// Checks that a recording can be written to `url`, leaving nothing behind, and removes the
   /// temporary files that a run which crashed while writing a recording there left beside it.
   public static func checkWritable(_ url: URL) throws(Failure) {
