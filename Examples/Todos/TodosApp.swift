@@ -25,9 +25,10 @@ final class TodosApp {
     self.log = log
   }
 
-  /// How long a save waits for a newer change before writing: a list of 100,000 todos takes
-  /// about 0.3 s of CPU to write, so writing after every key of a burst would keep a core busy.
-  static let saveDelay = Duration.milliseconds(200)
+  /// The least time between the end of one save and the start of the next: a list of 100,000
+  /// todos takes about 0.3 s of CPU to write, so writing after every key of a burst would keep a
+  /// core busy.
+  static let saveSpacing = Duration.milliseconds(200)
 
   /// Loads the file, runs the app until quit or end of input, and returns the exit code.
   ///
@@ -57,11 +58,11 @@ final class TodosApp {
       let todos = Todos(
         clock: ContinuousClock(),
         save: { todos in
-          // NB: a newer change cancels this save while it waits, so a burst of changes (a key
-          // held down, piped commands) writes the file once; quitting, on a key or a signal,
-          // waits for the last one.
-          try await Task.sleep(for: saveDelay)
-          try await saver.save(todos)
+          // NB: a change after a pause is written at once; in a burst (a key held down, piped
+          // commands), a newer change cancels this save while it waits for its turn, so the
+          // file is written at most once per spacing. Quitting, on a key or a signal, waits for
+          // the last one.
+          try await saver.save(todos, spacedBy: saveSpacing)
         }
       )
       // NB: while the log is hidden, an action costs the log one call to this filter.

@@ -11,7 +11,7 @@ struct TodosCommand: AsyncParsableCommand {
     abstract: "A todo list built on Statecraft's Reducer idiom.",
     discussion: """
       Full screen when run in a terminal; one command per line when input is piped.
-      Todos are saved after every change (a burst of changes is saved once, 0.2 s after it).
+      Todos are saved after every change (in a burst of changes, at most every 0.2 s).
 
       KEYS (full screen):
         ↑↓ move · space toggle · a add · e edit · d delete · f filter · / search

@@ -321,6 +321,8 @@ public actor TodoSaver {
   public private(set) var failure: TodoFileError?
   /// Where the list is saved since the file changed on disk, if it did.
   public private(set) var conflictCopy: URL?
+  /// When the last save that began ended.
+  private var lastSave: ContinuousClock.Instant?
 
   /// A saver that expects `file` as it is now on disk (or missing, when it can't be read).
   public init(file: TodoFile) {
@@ -343,9 +345,21 @@ public actor TodoSaver {
       ?? conflictCopy.map { .savedBeside(path: original.url.path, copy: $0.path) }
   }
 
+  /// Writes `todos` once `spacing` has passed since the last save ended, unless the calling
+  /// task is cancelled before (by a newer change): a change after a pause is written at once,
+  /// and a burst of changes at most once per `spacing`.
+  public func save(_ todos: IdentifiedArrayOf<Todo>, spacedBy spacing: Duration) async throws {
+    if let lastSave {
+      let due = lastSave.advanced(by: spacing)
+      if ContinuousClock.now < due { try await Task.sleep(until: due, clock: .continuous) }
+    }
+    try save(todos)
+  }
+
   /// Writes `todos` unless the calling task was cancelled.
   public func save(_ todos: IdentifiedArrayOf<Todo>) throws {
     try Task.checkCancellation()
+    defer { lastSave = .now }
     do throws(TodoFileError) {
       do throws(TodoFileError) {
         version = try file.save(todos, replacing: version)

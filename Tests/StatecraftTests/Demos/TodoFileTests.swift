@@ -309,5 +309,22 @@ extension Engine {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
           == [".other.json.4242.tmp", "session.json"])
     }
+
+    @Test func aChangeAfterAPauseIsWrittenAtOnceAndOneInABurstWaitsItsTurn() async throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let saver = TodoSaver(file: file)
+      try await saver.save(todos, spacedBy: .seconds(3600))
+      #expect(await saver.writes == 1)
+      #expect(try file.load() == todos)
+      // NB: within the hour, the next save waits; a newer change cancels it, and it writes nothing.
+      let waiting = Task { try await saver.save([], spacedBy: .seconds(3600)) }
+      waiting.cancel()
+      await #expect(throws: CancellationError.self) { try await waiting.value }
+      #expect(await saver.writes == 1)
+      #expect(try file.load() == todos)
+      try await saver.save([], spacedBy: .zero)
+      #expect(await saver.writes == 2)
+      #expect(try file.load() == [])
+    }
   }
 }
