@@ -76,7 +76,10 @@ let package = Package(
     ),
     .target(
       name: "DemoTerminal",
-      dependencies: ["CNcursesw", "Statecraft"],
+      dependencies: [
+        "CNcursesw", "Statecraft",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       path: "Examples/DemoTerminal"
     ),
     .target(

@@ -243,11 +243,6 @@ public final class FullScreen {
     _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
   }
 
-  private static func printError(_ message: String) {
-    let bytes = Array((message + "\n").utf8)
-    _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-  }
-
   /// ncurses reads and writes wide characters only under a UTF-8 locale: the person's, else
   /// C.UTF-8.
   private static func useUTF8Locale() {

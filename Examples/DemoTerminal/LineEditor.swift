@@ -50,8 +50,9 @@ extension LineEditor {
   public func row(width: Int) -> StyledText {
     let label = "\(prompt): "
     let available = width - Text.cellWidth(Text.escaped(label)) - 1
-    var shown = Text.escaped(text)
-    if Text.cellWidth(shown) > available, available > 1 {
+    let end = Text.end(of: text, width: available)
+    var shown = Text.escaped(end)
+    if end.utf8.count < text.utf8.count || Text.cellWidth(shown) > available, available > 1 {
       var tail = ""
       var used = 1
       for character in shown.reversed() {

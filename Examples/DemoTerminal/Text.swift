@@ -69,7 +69,8 @@ public struct StyledText: Equatable, Sendable, ExpressibleByStringLiteral {
     var result = StyledText()
     var remaining = width
     for run in runs where remaining > 0 {
-      let text = Text.fit(Text.escaped(run.text), width: remaining)
+      let text = Text.fit(
+        Text.escaped(Text.start(of: run.text, width: remaining)), width: remaining)
       remaining -= Text.cellWidth(text)
       if !text.isEmpty { result.runs.append(Run(text: text, style: run.style)) }
     }
@@ -118,6 +119,25 @@ public enum Text {
     return result
   }
 
+  /// The start of `text` that can fill `width` cells once escaped, without going through the
+  /// rest: a title of a million characters costs what a screen shows of it, not a million.
+  ///
+  /// NB: every character takes at least one cell, but for a few that take none (combining marks
+  /// join the character before them); those are rare enough that twice the width, and some,
+  /// covers the screen.
+  public static func start(of text: String, width: Int) -> String {
+    let bound = 2 * max(0, width) + 64
+    guard text.utf8.count > bound else { return text }
+    return String(text.prefix(bound))
+  }
+
+  /// The end of `text` that can fill `width` cells once escaped (see ``start(of:width:)``).
+  public static func end(of text: String, width: Int) -> String {
+    let bound = 2 * max(0, width) + 64
+    guard text.utf8.count > bound else { return text }
+    return String(text.suffix(bound))
+  }
+
   /// How many display cells `text` takes: 2 for a wide (CJK, emoji) character, 0 for a
   /// combining mark, 1 for the rest, by the C library's `wcwidth` for UTF-8. `text` is expected
   /// escaped (see ``escaped(_:keepingLineBreaks:)``); a control character counts 0.
@@ -142,6 +162,37 @@ public enum Text {
       result.append(character)
     }
     return result
+  }
+
+  /// `text`, escaped (see ``escaped(_:keepingLineBreaks:)``), in lines of at most `width`
+  /// display cells, broken after a space where one is near and inside a word where not; at most
+  /// `maxLines` lines, the last one ending in "…" when text was left out.
+  ///
+  /// ```swift
+  /// Text.wrap("Saved to /tmp/todos.conflict-1.json instead.", width: 20, maxLines: 3)
+  /// // ["Saved to /tmp/todos.", "conflict-1.json ", "instead."]
+  /// ```
+  public static func wrap(_ text: String, width: Int, maxLines: Int) -> [String] {
+    guard width > 0, maxLines > 0 else { return [] }
+    var rest = Substring(escaped(text))
+    var lines: [String] = []
+    while !rest.isEmpty {
+      if lines.count == maxLines - 1, cellWidth(String(rest)) > width {
+        lines.append(fit(String(rest), width: width - 1) + "…")
+        break
+      }
+      var line = Substring(fit(String(rest), width: width))
+      if line.isEmpty { line = rest.prefix(1) }
+      // NB: break after the last space of the line, unless that leaves it less than half full.
+      if line.count < rest.count, let space = line.lastIndex(of: " "),
+        cellWidth(String(line[...space])) * 2 >= width
+      {
+        line = line[...space]
+      }
+      lines.append(String(line))
+      rest = rest.dropFirst(line.count)
+    }
+    return lines
   }
 
   /// The cells one scalar takes.

@@ -26,6 +26,9 @@ struct PagingCommand: AsyncParsableCommand {
       """
   )
 
+  // NB: errors that repeat what was typed are escaped before they reach the terminal.
+  static func main() async { await runEscapingErrors() }
+
   /// The latencies `--latency` accepts, in milliseconds.
   static let latencies = 0...60_000
 

@@ -107,6 +107,9 @@ final class FullScreenTodos: DemoMode {
     guard let screen else { return }
     let (rows, columns) = screen.size
     let list = app.list
+    // NB: read whatever is shown, so that the store's observation redraws when it changes: a
+    // notice that comes later (a save that failed in the background) must show at once.
+    let notice = app.store.notice
     selection = min(selection, max(list.visible.count - 1, 0))
 
     // The list keeps at least three rows and the footer at least its quit key; the sync line,
@@ -122,8 +125,11 @@ final class FullScreenTodos: DemoMode {
     }
     if let editor {
       bottom.append(editor.row(width: columns))
-    } else if let message = hint ?? app.store.notice {
-      bottom.append(Text.red(message))
+    } else if let message = hint ?? notice {
+      // NB: a notice names a file and what to do, so it wraps (up to three rows) rather than
+      // being cut; the list keeps at least three rows.
+      let space = min(3, max(1, rows - header.count - bottom.count - 3 - 1))
+      bottom += Text.wrap(message, width: columns, maxLines: space).map(Text.red)
     } else {
       bottom.append("")
     }
@@ -142,7 +148,7 @@ final class FullScreenTodos: DemoMode {
     let listHeight = max(1, rows - header.count - bottom.count)
     let first = max(0, min(selection - listHeight + 1, list.visible.count - listHeight))
     var lines = header
-    let rowsShown = app.listLines(in: first..<(first + listHeight))
+    let rowsShown = app.listLines(in: first..<(first + listHeight), width: columns)
     for (offset, row) in rowsShown.enumerated() {
       let isSelected = !list.visible.isEmpty && first + offset == selection
       lines.append(isSelected ? Text.inverse(row) : StyledText(row))

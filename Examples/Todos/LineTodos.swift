@@ -21,10 +21,16 @@ struct LineTodos: DemoMode {
     printLine("Statecraft todos. \(TodoCommand.usage)")
     printList(whole: false)
     var lastSync = app.syncLine
+    // NB: a notice that comes while no command runs (a save that failed in the background) is
+    // printed when it comes; a command prints its own.
+    let notices = NoticeState(last: app.store.notice)
     let syncToken = app.store.observe { _ in
       let line = app.syncLine
       if line != lastSync, let line { printLine(line) }
       lastSync = line
+      let notice = app.store.notice
+      if !notices.runsCommand, notice != notices.last, let notice { printLine(notice) }
+      notices.last = notice
     }
     defer { syncToken.cancel() }
     app.log.onEntry = { printLine($0) }
@@ -45,12 +51,17 @@ struct LineTodos: DemoMode {
         app.showsLog.toggle()
         printLine(app.showsLog ? "change log on" : "change log off")
       case .success(.send(let action)):
+        notices.runsCommand = true
+        defer { notices.runsCommand = false }
         let before = app.list.visible
         let task = app.send(action)
-        // NB: the sync runs in the background so that `cancel` can stop it; everything else is
+        // NB: the sync runs in the background so that `cancel` can stop it, and so does the
+        // save a change of the list starts, so that a burst of commands on a long list saves
+        // once, not once per command (`wait` and quitting wait for it). Everything else is
         // awaited, so that what is printed next reflects its effects (the debounced search).
-        if action != .syncTapped { await task.finish() }
+        if !action.runsInBackground { await task.finish() }
         if let notice = app.store.notice { printLine(notice) }
+        notices.last = app.store.notice
         if action.changesTheView {
           printList(whole: false)
         } else if action.changesTheList {
@@ -104,6 +115,15 @@ struct LineTodos: DemoMode {
   }
 }
 
+/// Which notice line mode printed last, and whether a command is running.
+@MainActor
+private final class NoticeState {
+  var last: String?
+  var runsCommand = false
+
+  init(last: String?) { self.last = last }
+}
+
 extension Todos.Action {
   /// Whether the list as printed may look different after this action.
   var changesTheList: Bool {
@@ -112,6 +132,15 @@ extension Todos.Action {
       return true
     case .syncTapped, .cancelSyncTapped, .syncProgressed, .syncFinished, .saveFailed, .quit:
       return false
+    }
+  }
+
+  /// Whether line mode goes on to the next command without waiting for the action's effects:
+  /// the sync, and the save of a changed list.
+  var runsInBackground: Bool {
+    switch self {
+    case .syncTapped, .add, .edit, .toggle, .delete, .undo, .redo: return true
+    default: return false
     }
   }
 

@@ -25,6 +25,11 @@ final class TodosApp {
     self.log = log
   }
 
+  /// The least time between the end of one save and the start of the next: a list of 100,000
+  /// todos takes about 0.3 s of CPU to write, so writing after every key of a burst would keep a
+  /// core busy.
+  static let saveSpacing = Duration.milliseconds(200)
+
   /// Loads the file, runs the app until quit or end of input, and returns the exit code.
   ///
   /// - Parameter recordURL: where to write a recording of the session on quit, if anywhere.
@@ -50,13 +55,22 @@ final class TodosApp {
     let log = ChangeLogBuffer()
     let recorder = recordURL.map { _ in RecorderOf<Todos>(initialState: Todos.State(todos: todos)) }
     let store = Store(initialState: recorder?.initialState ?? Todos.State(todos: todos)) {
-      let todos = Todos(clock: ContinuousClock(), save: { try await saver.save($0) })
-        // NB: while the log is hidden, an action costs the log one call to this filter.
-        .logChanges(to: ChangeLogSink { log.append($0) }) { action in
-          guard log.isEnabled else { return false }
-          if case .syncProgressed = action { return false }
-          return true
+      let todos = Todos(
+        clock: ContinuousClock(),
+        save: { todos in
+          // NB: a change after a pause is written at once; in a burst (a key held down, piped
+          // commands), a newer change cancels this save while it waits for its turn, so the
+          // file is written at most once per spacing. Quitting, on a key or a signal, waits for
+          // the last one.
+          try await saver.save(todos, spacedBy: saveSpacing)
         }
+      )
+      // NB: while the log is hidden, an action costs the log one call to this filter.
+      .logChanges(to: ChangeLogSink { log.append($0) }) { action in
+        guard log.isEnabled else { return false }
+        if case .syncProgressed = action { return false }
+        return true
+      }
       if let recorder { todos.recording(into: recorder) } else { todos }
     }
     let app = TodosApp(store: store, file: file, log: log)
@@ -66,7 +80,7 @@ final class TodosApp {
     if let recorder, let recordURL {
       do {
         try RecordingFile.write(recorder.recording.jsonData(), to: recordURL)
-        print("Recorded \(recorder.stepCount) steps to \(recordURL.path).")
+        printLine("Recorded \(recorder.stepCount) steps to \(recordURL.path).")
       } catch let error as RecordingFile.Failure {
         printError("error: \(error)")
         status = 1
@@ -91,6 +105,12 @@ final class TodosApp {
 
   /// Replays a recorded session against today's feature; 0 when it reproduced.
   static func replay(_ url: URL) async -> Int32 {
+    if let kind = RecordingFile.notARegularFile(at: url) {
+      printError(
+        "error: The recording \(url.path) can't be read: \(kind). Check the path, and that it "
+          + "is a recording written by --record.")
+      return 1
+    }
     let recording: RecordingOf<Todos>
     do {
       recording = try RecordingOf<Todos>(contentsOf: url)
@@ -106,12 +126,8 @@ final class TodosApp {
     // NB: a replay runs no effects, so the feature's dependencies are never called.
     let result = recording.replay(
       against: Todos(clock: ContinuousClock(), save: { _ in }))
-    print(result)
+    printLine(result.description)
     return result.isReproduced ? 0 : 1
-  }
-
-  static func printError(_ message: String) {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
   }
 
   /// Sends an action, keeping its task until it has finished.
@@ -163,19 +179,23 @@ final class TodosApp {
     return view
   }
 
-  /// The visible todos as rows, numbered from 1; the rows of `range` only when given.
-  func listLines(in range: Range<Int>? = nil) -> [String] {
+  /// The visible todos as rows, numbered from 1; the rows of `range` only when given, and only
+  /// as much of each title as fills `width` cells when given (full screen).
+  func listLines(in range: Range<Int>? = nil, width: Int? = nil) -> [String] {
     let list = list
     guard !list.visible.isEmpty else {
       return [list.todos.isEmpty ? "  (no todos yet)" : "  (no todo matches)"]
     }
     let range = (range ?? list.visible.indices).clamped(to: list.visible.indices)
-    return range.map { Self.row(list.visible[$0], at: $0) }
+    return range.map { Self.row(list.visible[$0], at: $0, width: width) }
   }
 
-  /// How the todo at `index` of the visible list reads, its title escaped.
-  static func row(_ todo: Todo, at index: Int) -> String {
-    "\(String(index + 1).leftPadded(to: 3)). [\(todo.isDone ? "x" : " ")] \(Text.escaped(todo.title))"
+  /// How the todo at `index` of the visible list reads, its title escaped: all of it, or as
+  /// much as fills `width` cells.
+  static func row(_ todo: Todo, at index: Int, width: Int? = nil) -> String {
+    let title = width.map { Text.start(of: todo.title, width: $0) } ?? todo.title
+    return
+      "\(String(index + 1).leftPadded(to: 3)). [\(todo.isDone ? "x" : " ")] \(Text.escaped(title))"
   }
 
   var summary: String {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DemoTerminal
 import Foundation
 import TodosFeature
 
@@ -10,7 +11,7 @@ struct TodosCommand: AsyncParsableCommand {
     abstract: "A todo list built on Statecraft's Reducer idiom.",
     discussion: """
       Full screen when run in a terminal; one command per line when input is piped.
-      Todos are saved after every change.
+      Todos are saved after every change (in a burst of changes, at most every 0.2 s).
 
       KEYS (full screen):
         ↑↓ move · space toggle · a add · e edit · d delete · f filter · / search
@@ -26,6 +27,9 @@ struct TodosCommand: AsyncParsableCommand {
         HOME           the home folder, used when XDG_DATA_HOME is not
       """
   )
+
+  // NB: errors that repeat what was typed are escaped before they reach the terminal.
+  static func main() async { await runEscapingErrors() }
 
   @Option(
     name: .long,
@@ -51,6 +55,10 @@ struct TodosCommand: AsyncParsableCommand {
   var replay: String?
 
   func validate() throws {
+    for (option, value) in [("--file", file), ("--record", record), ("--replay", replay)]
+    where value?.isEmpty == true {
+      throw ValidationError("\(option) needs a path; an empty one names no file.")
+    }
     if replay != nil, record != nil || file != nil {
       throw ValidationError("--replay runs on its own: it reads no todo file and records nothing.")
     }

@@ -55,8 +55,12 @@ enum POSIXFile {
   }
 
   /// The whole file at `path`, or nil when there is none.
+  ///
+  /// Anything but a regular file is refused without reading it: a FIFO would block until some
+  /// other process writes to it, and a device (`/dev/null`, `/dev/zero`) is no list.
   static func read(_ path: String) throws(Failure) -> Data? {
-    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    // NB: O_NONBLOCK, so that opening a FIFO with no writer does not block.
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
       let code = errno
       if code == ENOENT { return nil }
@@ -64,9 +68,11 @@ enum POSIXFile {
     }
     defer { close(descriptor) }
     var info = stat()
-    if fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
-      throw .message("it is a folder, not a file")
+    guard fstat(descriptor, &info) == 0 else {
+      throw .errno(errno, context: "it could not be examined")
     }
+    if let kind = notARegularFile(info) { throw .message(kind) }
+    _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     var data = Data()
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
@@ -77,6 +83,19 @@ enum POSIXFile {
       }
       if count == 0 { return data }
       data.append(contentsOf: buffer[0..<count])
+    }
+  }
+
+  /// Why a file with `info` is not one a list can be kept in ("it is a folder, not a file"), or
+  /// nil for a regular file.
+  static func notARegularFile(_ info: stat) -> String? {
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "it is a folder, not a file"
+    case S_IFIFO: return "it is a named pipe (FIFO), not a regular file"
+    case S_IFSOCK: return "it is a socket, not a regular file"
+    case S_IFCHR, S_IFBLK: return "it is a device, not a regular file"
+    default: return "it is not a regular file"
     }
   }
 
@@ -98,6 +117,25 @@ enum POSIXFile {
     return try body()
   }
 
+  /// Removes the temporary files (see ``replace(_:with:)``) that a crashed run left beside
+  /// `target`.
+  ///
+  /// NB: every temporary file is created and renamed while its writer holds the folder's lock,
+  /// so one that is there while this run holds the lock belongs to a run that died.
+  static func removeStaleTemporaryFiles(besides target: String) {
+    let folder = (target as NSString).deletingLastPathComponent
+    let prefix = TodoFile.temporaryPrefix(of: target)
+    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder),
+      names.contains(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".tmp") })
+    else { return }
+    try? withLock(onFolder: folder) { () throws(Failure) in
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+      where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
+        unlink((folder as NSString).appendingPathComponent(name))
+      }
+    }
+  }
+
   /// Replaces the file at `target` (not a link) with `data`: written to a temporary file in the
   /// same folder, flushed, then renamed over it. The file keeps its mode, and its owner where
   /// the process may set it. A read-only file is left alone.
@@ -108,7 +146,7 @@ enum POSIXFile {
     var info = stat()
     let exists = stat(target, &info) == 0
     if exists {
-      if info.st_mode & S_IFMT == S_IFDIR { throw .message("it is a folder, not a file") }
+      if let kind = notARegularFile(info) { throw .message(kind) }
       // NB: root may write any file, so `access` alone would let it overwrite a file whose
       // owner made it read-only; the mode bits say what the owner meant.
       if info.st_mode & 0o222 == 0 || access(target, W_OK) != 0 { throw .readOnly }
@@ -119,7 +157,14 @@ enum POSIXFile {
     unlink(temporary)
     let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
     guard descriptor >= 0 else {
-      throw .errno(errno, context: "no new file could be written in its folder \(folder)")
+      let code = errno
+      if code == EACCES || code == EPERM {
+        throw .message(
+          "its folder \(folder) is not writable, and a save writes a new file there and renames "
+            + "it over the old one, so that a crash never leaves half a file; make the folder "
+            + "writable (chmod u+w)")
+      }
+      throw .errno(code, context: "no new file could be written in its folder \(folder)")
     }
     var closed = false
     defer { if !closed { close(descriptor) } }
@@ -183,7 +228,17 @@ public enum RecordingFile {
     }
   }
 
-  /// Checks that a recording can be written to `url`, leaving nothing behind.
+  /// Why the recording at `url` can't be replayed when it is there but is no regular file (a
+  /// folder, a FIFO, a device), in words; nil otherwise (a missing or unreadable file is for the
+  /// reader to say).
+  public static func notARegularFile(at url: URL) -> String? {
+    var info = stat()
+    guard stat(url.path, &info) == 0 else { return nil }
+    return POSIXFile.notARegularFile(info)
+  }
+
+  /// Checks that a recording can be written to `url`, leaving nothing behind, and removes the
+  /// temporary files that a run which crashed while writing a recording there left beside it.
   public static func checkWritable(_ url: URL) throws(Failure) {
     let target = TodoFile.resolvingLinks(url.path)
     let folder = (target as NSString).deletingLastPathComponent
@@ -194,8 +249,9 @@ public enum RecordingFile {
       throw fail("its folder \(folder) can't be used (\(POSIXFile.words(for: errno)))")
     }
     guard info.st_mode & S_IFMT == S_IFDIR else { throw fail("\(folder) is not a folder") }
+    POSIXFile.removeStaleTemporaryFiles(besides: target)
     if stat(target, &info) == 0 {
-      if info.st_mode & S_IFMT == S_IFDIR { throw fail("it is a folder, not a file") }
+      if let kind = POSIXFile.notARegularFile(info) { throw fail(kind) }
       if info.st_mode & 0o222 == 0 || access(target, W_OK) != 0 { throw fail("it is read-only") }
       guard access(folder, W_OK | X_OK) == 0 else {
         throw fail("its folder \(folder) is not writable")
@@ -212,8 +268,14 @@ public enum RecordingFile {
 
   /// Writes `data` to `url` (through a symbolic link to its target), replacing the file.
   public static func write(_ data: Data, to url: URL) throws(Failure) {
+    let target = TodoFile.resolvingLinks(url.path)
     do throws(POSIXFile.Failure) {
-      try POSIXFile.replace(TodoFile.resolvingLinks(url.path), with: data)
+      // NB: under the folder's lock, as the todo file is written, so that another run's
+      // `removeStaleTemporaryFiles` never takes this run's temporary file for a crashed one.
+      try POSIXFile.withLock(onFolder: (target as NSString).deletingLastPathComponent) {
+        () throws(POSIXFile.Failure) in
+        try POSIXFile.replace(target, with: data)
+      }
     } catch {
       throw Failure(path: url.path, reason: error.reason)
     }

@@ -43,15 +43,27 @@ public struct TodoFile: Sendable {
 
   /// The default location: `$XDG_DATA_HOME/statecraft/todos.json`, or
   /// `~/.local/share/statecraft/todos.json` when `XDG_DATA_HOME` is not set, empty, or relative
-  /// (the XDG Base Directory specification says to ignore a relative path).
+  /// (the XDG Base Directory specification says to ignore a relative path). `~` is `HOME`, or
+  /// the user's home folder from the password database when `HOME` is not set, empty or
+  /// relative (a relative one would put the file under whatever folder the app starts in).
   public static func defaultURL(
-    environment: [String: String] = ProcessInfo.processInfo.environment
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    homeFolder: () -> String = TodoFile.passwordDatabaseHome
   ) -> URL {
+    func absolute(_ name: String) -> String? {
+      environment[name].flatMap { $0.hasPrefix("/") ? $0 : nil }
+    }
     let dataHome =
-      environment["XDG_DATA_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
-      ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory())
+      absolute("XDG_DATA_HOME").map { URL(fileURLWithPath: $0) }
+      ?? URL(fileURLWithPath: absolute("HOME") ?? homeFolder())
       .appendingPathComponent(".local/share")
     return dataHome.appendingPathComponent("statecraft/todos.json")
+  }
+
+  /// The user's home folder as the password database has it, whatever `HOME` says.
+  public static func passwordDatabaseHome() -> String {
+    guard let entry = getpwuid(getuid()), let folder = entry.pointee.pw_dir else { return "/" }
+    return String(cString: folder)
   }
 
   /// The contents of the file as last read or written: what a save expects to find on disk.
@@ -82,7 +94,7 @@ public struct TodoFile: Sendable {
   /// Temporary files that a crashed run left beside the file are removed first.
   public func read() throws(TodoFileError) -> (todos: IdentifiedArrayOf<Todo>, version: Version) {
     let target = Self.resolvingLinks(url.path)
-    removeStaleTemporaryFiles(besides: target)
+    POSIXFile.removeStaleTemporaryFiles(besides: target)
     let data: Data?
     do throws(POSIXFile.Failure) {
       data = try POSIXFile.read(target)
@@ -94,7 +106,11 @@ public struct TodoFile: Sendable {
     do {
       contents = try JSONDecoder().decode(Contents.self, from: data)
     } catch {
-      throw .corrupt(path: url.path, reason: Self.describe(error))
+      throw .corrupt(
+        path: url.path,
+        reason: Self.firstInvalidUTF8(in: data).map {
+          "it is not UTF-8 text (byte \($0 + 1) is not UTF-8; was it saved in another encoding?)"
+        } ?? Self.describe(error))
     }
     guard contents.version == Self.version else {
       throw .corrupt(
@@ -188,24 +204,6 @@ public struct TodoFile: Sendable {
     ".\((target as NSString).lastPathComponent)."
   }
 
-  /// Removes the temporary files a crashed run left beside `target`.
-  ///
-  /// NB: every temporary file is created and renamed while its writer holds the folder's lock,
-  /// so one that is there while this run holds the lock belongs to a run that died.
-  private func removeStaleTemporaryFiles(besides target: String) {
-    let folder = (target as NSString).deletingLastPathComponent
-    let prefix = Self.temporaryPrefix(of: target)
-    guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder),
-      names.contains(where: { $0.hasPrefix(prefix) && $0.hasSuffix(".tmp") })
-    else { return }
-    try? POSIXFile.withLock(onFolder: folder) { () throws(POSIXFile.Failure) in
-      for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-      where name.hasPrefix(prefix) && name.hasSuffix(".tmp") {
-        unlink((folder as NSString).appendingPathComponent(name))
-      }
-    }
-  }
-
   /// The path a chain of symbolic links at `path` ends at (which may not exist yet).
   static func resolvingLinks(_ path: String) -> String {
     var path = path
@@ -218,6 +216,20 @@ public struct TodoFile: Sendable {
           .appendingPathComponent(target)
     }
     return path
+  }
+
+  /// The offset of the first byte of `data` that is not part of valid UTF-8, if one is not.
+  static func firstInvalidUTF8(in data: Data) -> Int? {
+    var parser = Unicode.UTF8.ForwardParser()
+    var bytes = data.makeIterator()
+    var offset = 0
+    while true {
+      switch parser.parseScalar(from: &bytes) {
+      case .valid(let scalar): offset += scalar.count
+      case .emptyInput: return nil
+      case .error: return offset
+      }
+    }
   }
 
   private static func describe(_ error: any Error) -> String {
@@ -309,6 +321,8 @@ public actor TodoSaver {
   public private(set) var failure: TodoFileError?
   /// Where the list is saved since the file changed on disk, if it did.
   public private(set) var conflictCopy: URL?
+  /// When the last save that began ended.
+  private var lastSave: ContinuousClock.Instant?
 
   /// A saver that expects `file` as it is now on disk (or missing, when it can't be read).
   public init(file: TodoFile) {
@@ -331,9 +345,21 @@ public actor TodoSaver {
       ?? conflictCopy.map { .savedBeside(path: original.url.path, copy: $0.path) }
   }
 
+  /// Writes `todos` once `spacing` has passed since the last save ended, unless the calling
+  /// task is cancelled before (by a newer change): a change after a pause is written at once,
+  /// and a burst of changes at most once per `spacing`.
+  public func save(_ todos: IdentifiedArrayOf<Todo>, spacedBy spacing: Duration) async throws {
+    if let lastSave {
+      let due = lastSave.advanced(by: spacing)
+      if ContinuousClock.now < due { try await Task.sleep(until: due, clock: .continuous) }
+    }
+    try save(todos)
+  }
+
   /// Writes `todos` unless the calling task was cancelled.
   public func save(_ todos: IdentifiedArrayOf<Todo>) throws {
     try Task.checkCancellation()
+    defer { lastSave = .now }
     do throws(TodoFileError) {
       do throws(TodoFileError) {
         version = try file.save(todos, replacing: version)

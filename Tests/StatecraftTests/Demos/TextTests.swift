@@ -70,5 +70,30 @@ extension Engine {
         ])
       #expect(KeyHints.lines(["↑↓ move"], quit: "q quit", width: 4, maxLines: 1) == ["q quit"])
     }
+
+    @Test func aLongMessageWrapsByCellsAndEndsInAnEllipsisWhenCut() {
+      #expect(
+        Text.wrap("Saved to /tmp/todos.conflict-1.json instead.", width: 20, maxLines: 3)
+          == ["Saved to /tmp/todos.", "conflict-1.json ", "instead."])
+      #expect(
+        Text.wrap("one two three four five six", width: 10, maxLines: 2)
+          == ["one two ", "three fou…"])
+      #expect(Text.wrap("世界世界世界", width: 5, maxLines: 3) == ["世界", "世界", "世界"])
+      #expect(Text.wrap("a\u{1B}]0;x\u{07}", width: 4, maxLines: 3) == ["a\\e]", "0;x^", "G"])
+      #expect(Text.wrap("", width: 10, maxLines: 3) == [])
+      #expect(Text.wrap("abc", width: 1, maxLines: 5) == ["a", "b", "c"])
+    }
+
+    @Test func aLongTextIsCutBeforeItIsEscapedYetFillsTheRow() {
+      let long = String(repeating: "é世\u{1B}", count: 100_000)
+      #expect(Text.start(of: long, width: 10).count == 84)
+      #expect(Text.end(of: long, width: 10).count == 84)
+      #expect(Text.start(of: "short", width: 10) == "short")
+      let row = StyledText(long).fitted(to: 10)
+      #expect(row.plain == "é世\\eé世\\e")
+      #expect(Text.cellWidth(row.plain) <= 10)
+      let prompt = LineEditor(prompt: "Edit", text: long + "end").row(width: 20)
+      #expect(prompt.plain == "Edit: …世\\eé世\\eend ")
+    }
   }
 }

@@ -87,6 +87,13 @@ extension Engine {
           == "/home/ada/.local/share/statecraft/todos.json")
     }
 
+    @Test(arguments: [["HOME": "home/ada"], ["HOME": ""], [:]])
+    func aMissingOrRelativeHomeIsTheUsersHomeFolder(environment: [String: String]) {
+      #expect(
+        TodoFile.defaultURL(environment: environment, homeFolder: { "/home/pw" }).path
+          == "/home/pw/.local/share/statecraft/todos.json")
+    }
+
     // MARK: - Saving respects the person's file
 
     func mode(_ path: String) throws -> Int {
@@ -261,6 +268,62 @@ extension Engine {
       await #expect(throws: CancellationError.self) { try await stale.value }
       try await saver.save([])
       #expect(await saver.writes == 1)
+      #expect(try file.load() == [])
+    }
+
+    @Test func aDeviceIsRefusedAsNotARegularFile() throws {
+      let error = #expect(throws: TodoFileError.self) {
+        try TodoFile(url: URL(fileURLWithPath: "/dev/null")).load()
+      }
+      let message = try #require(error).description
+      #expect(message.hasPrefix("Can't read the todo file /dev/null: "))
+      #expect(message.contains("it is a device, not a regular file"))
+    }
+
+    @Test func aFileThatIsNotUTF8IsSaidToBeSo() throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      try FileManager.default.createDirectory(
+        at: file.url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      let latin1 =
+        Data(#"{"version": 1, "todos": [{"id": 1, "title": "caf"#.utf8) + [0xE9]
+        + Data(#"", "isDone": false}]}"#.utf8)
+      try latin1.write(to: file.url)
+      let error = #expect(throws: TodoFileError.self) { try file.load() }
+      let message = try #require(error).description
+      #expect(message.contains("it is not UTF-8 text (byte 49 is not UTF-8"), "\(message)")
+      #expect(try Data(contentsOf: file.url) == latin1)
+    }
+
+    @Test func temporaryFilesOfACrashedRecordingAreRemovedWhenTheRecordingIsChecked() throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let recording = folder.appendingPathComponent("session.json")
+      try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+      try write("half a recor", to: folder.appendingPathComponent(".session.json.4242.tmp"))
+      try write("someone else's", to: folder.appendingPathComponent(".other.json.4242.tmp"))
+      try RecordingFile.checkWritable(recording)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+          == [".other.json.4242.tmp"])
+      try RecordingFile.write(Data("{}".utf8), to: recording)
+      #expect(
+        try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+          == [".other.json.4242.tmp", "session.json"])
+    }
+
+    @Test func aChangeAfterAPauseIsWrittenAtOnceAndOneInABurstWaitsItsTurn() async throws {
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let saver = TodoSaver(file: file)
+      try await saver.save(todos, spacedBy: .seconds(3600))
+      #expect(await saver.writes == 1)
+      #expect(try file.load() == todos)
+      // NB: within the hour, the next save waits; a newer change cancels it, and it writes nothing.
+      let waiting = Task { try await saver.save([], spacedBy: .seconds(3600)) }
+      waiting.cancel()
+      await #expect(throws: CancellationError.self) { try await waiting.value }
+      #expect(await saver.writes == 1)
+      #expect(try file.load() == todos)
+      try await saver.save([], spacedBy: .zero)
+      #expect(await saver.writes == 2)
       #expect(try file.load() == [])
     }
   }
