@@ -23,11 +23,7 @@ extension TestStore where Output: Equatable {
     await receive(
       matching: { $0 == expected },
       description: String(customDumping: expected),
-      mismatch: { actual in
-        diff(expected, actual, format: .proportional).map {
-          "\n\n\($0.indent(by: 2))\n\n(Expected: −, Received: +)"
-        } ?? ""
-      },
+      mismatch: { receivedDifference(expected: expected, received: $0) },
       timeout: timeout, assert: assert,
       location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
   }
@@ -51,10 +47,8 @@ extension TestStore {
       matching: { casePath.extract(from: $0) == value },
       description: "\(String(customDumping: casePath.embed(value)))",
       mismatch: { actual in
-        guard let actualValue = casePath.extract(from: actual) else { return "" }
-        return diff(value, actualValue, format: .proportional).map {
-          "\n\n\($0.indent(by: 2))\n\n(Expected: −, Received: +)"
-        } ?? ""
+        casePath.extract(from: actual).map { receivedDifference(expected: value, received: $0) }
+          ?? ""
       },
       timeout: timeout, assert: assert,
       location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
@@ -225,4 +219,12 @@ extension TestStore {
       return
     }
   }
+}
+
+/// The diff between an expected and a received output, for a failure message; empty when they
+/// dump alike.
+func receivedDifference<Value>(expected: Value, received: Value) -> String {
+  diff(expected, received, format: .proportional).map {
+    "\n\n\($0.indent(by: 2))\n\n(Expected: −, Received: +)"
+  } ?? ""
 }
