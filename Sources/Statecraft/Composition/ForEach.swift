@@ -142,6 +142,16 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
           else { return .unknown }
           guard let element = rows.value[id: elementID.value] else { return .absent }
           return .present(needsChildState ? element : ())
+        },
+        snapshot: { children in
+          // NB: `ids` shares the storage of the collection's keys, which an element write leaves
+          // alone (see ChildNamespace.swift).
+          guard
+            let ids = (children as? ChildContainer<IdentifiedArray<ID, Element.State>>)?.value.ids
+          else { return nil }
+          return ChildSnapshot(
+            identity: ids.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) },
+            ids: ids)
         }))
   }
 
