@@ -61,17 +61,18 @@ final class ChildNamespace: Hashable, @unchecked Sendable {
   /// Finds this instance among `children`; the child's state is returned only when asked for
   /// (boxing it costs an allocation for a large state).
   let locate: @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence
-  /// For a collection operator: a snapshot of the ids of `children` (see the comment at the top
-  /// of this file), nil when `children` are not the operator's; nil for an operator that has
-  /// no such snapshot.
-  let snapshot: (@Sendable (_ children: AnyObject) -> ChildSnapshot?)?
+  /// For a collection operator: a snapshot of the ids of its children, read from the state it
+  /// runs on (see the comment at the top of this file). It is `previous` itself while the ids
+  /// keep the storage `previous` holds (then nothing is allocated), nil when that state is not of
+  /// the operator's type. Nil for an operator that has no such snapshot.
+  let snapshot: (@Sendable (_ state: Any, _ previous: ChildSnapshot?) -> ChildSnapshot?)?
 
   init(
     scopes: [UncheckedSendable<AnyKeyPath>] = [],
     path: AnyHashableSendable, pathObject: AnyObject?, id: AnyHashableSendable?,
     children: @escaping @Sendable (_ state: Any) -> AnyObject?,
     locate: @escaping @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence,
-    snapshot: (@Sendable (_ children: AnyObject) -> ChildSnapshot?)? = nil
+    snapshot: (@Sendable (_ state: Any, _ previous: ChildSnapshot?) -> ChildSnapshot?)? = nil
   ) {
     self.scopes = scopes
     self.path = path
@@ -100,6 +101,19 @@ final class ChildNamespace: Hashable, @unchecked Sendable {
       state = next
     }
     return children(state)
+  }
+
+  /// The snapshot of the ids of the operator's children in the state of the enclosing instance
+  /// (or the root): `previous` while they are unchanged; nil when the operator has no snapshot
+  /// or the state is not of its type.
+  func snapshot(in state: Any, previous: ChildSnapshot?) -> ChildSnapshot? {
+    guard let snapshot else { return nil }
+    var state = state
+    for scope in scopes {
+      guard let next = state[keyPath: scope.value] else { return nil }
+      state = next
+    }
+    return snapshot(state, previous)
   }
 
   /// Looks this instance up in the state of the enclosing instance (or the root).

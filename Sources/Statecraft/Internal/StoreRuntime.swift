@@ -264,16 +264,18 @@ package final class StoreRuntime {
         case .unknown: continue
         }
       }
+      let snapshot = group.child.snapshot(in: enclosing, previous: group.snapshot)
+      if let snapshot, snapshot === group.snapshot {
+        // NB: the ids are those of the last check: only the instances started since are looked up.
+        guard !group.unchecked.isEmpty else { continue }
+      } else {
+        group.unchecked.formUnion(group.present)
+        group.present.removeAll(keepingCapacity: true)
+        group.snapshot = snapshot
+      }
       // NB: the state is not of the operator's type: the instances' path is not known, and they
       // are treated as present (see the comment at the top of ChildNamespace.swift).
       guard let children = group.child.children(in: enclosing) else { continue }
-      let snapshot = group.child.snapshot?(children)
-      if snapshot == nil || snapshot?.identity != group.snapshot?.identity {
-        group.unchecked.formUnion(group.present)
-        group.present.removeAll(keepingCapacity: true)
-      }
-      group.snapshot = snapshot
-      guard !group.unchecked.isEmpty else { continue }
       childInstanceLookups += group.unchecked.count
       for namespace in group.unchecked {
         if let child = namespace.last?.base as? ChildNamespace,
