@@ -190,6 +190,14 @@ final class ChildGroup {
   var snapshot: ChildSnapshot?
 
   init(_ child: ChildNamespace) { self.child = child }
+
+  /// Whether the instance `namespace` of this group has left `children`, its operator's children.
+  func child(_ namespace: Namespace, isAbsentFrom children: AnyObject) -> Bool {
+    guard let child = namespace.last?.base as? ChildNamespace,
+      case .absent = child.locate(children, false)
+    else { return false }
+    return true
+  }
 }
 
 /// A snapshot of the ids of a collection operator's children: `identity` is the address of their

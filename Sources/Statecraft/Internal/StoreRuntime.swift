@@ -265,22 +265,27 @@ package final class StoreRuntime {
         }
       }
       let snapshot = group.child.snapshot(in: enclosing, previous: group.snapshot)
-      if let snapshot, snapshot === group.snapshot {
-        // NB: the ids are those of the last check: only the instances started since are looked up.
-        guard !group.unchecked.isEmpty else { continue }
-      } else {
-        group.unchecked.formUnion(group.present)
-        group.present.removeAll(keepingCapacity: true)
-        group.snapshot = snapshot
-      }
+      // NB: while the ids are those of the last check, only the instances started since are
+      // looked up.
+      let isUnchanged = snapshot != nil && snapshot === group.snapshot
+      if isUnchanged && group.unchecked.isEmpty { continue }
       // NB: the state is not of the operator's type: the instances' path is not known, and they
       // are treated as present (see the comment at the top of ChildNamespace.swift).
-      guard let children = group.child.children(in: enclosing) else { continue }
+      guard let children = group.child.children(in: enclosing) else {
+        group.snapshot = nil
+        continue
+      }
+      group.snapshot = snapshot
+      if !isUnchanged {
+        // NB: a departed instance leaves `present` when its effects are cancelled.
+        childInstanceLookups += group.present.count
+        for namespace in group.present where group.child(namespace, isAbsentFrom: children) {
+          departed.append(namespace)
+        }
+      }
       childInstanceLookups += group.unchecked.count
       for namespace in group.unchecked {
-        if let child = namespace.last?.base as? ChildNamespace,
-          case .absent = child.locate(children, false)
-        {
+        if group.child(namespace, isAbsentFrom: children) {
           departed.append(namespace)
         } else {
           group.present.insert(namespace)
