@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the Statecraft benchmarks (B1-B8) and prints each scenario's ratio to its floor.
+# Runs the Statecraft benchmarks (B1-B9) and prints each scenario's ratio to its floor.
 #
 #   bash Benchmarks/run-benchmarks.sh            # full run, baseline "current"
 #   bash Benchmarks/run-benchmarks.sh --smoke    # CI: build, one iteration of each scenario,
@@ -127,6 +127,13 @@ mallocs = metric("B8 none send allocations", "Malloc (total)")
 per_send = mallocs / 1000 if mallocs is not None else None
 add("B8", "mallocs per .none send", f"{per_send:g}" if per_send is not None else "n/a", "0",
     per_send == 0, f"{mallocs:,.0f} mallocs in 1,000 sends" if mallocs is not None else "")
+
+b9 = ratio(wall("B9 1000 busy rows"), wall("B9 10 busy rows"))
+add("B9", "1,000 / 10 busy rows", f"{b9:.1f}×", "≤ 1.5×", b9 <= 1.5,
+    f"{us(wall('B9 1000 busy rows'))} vs {us(wall('B9 10 busy rows'))} per 1,000 sends")
+b9i = ratio(wall("B9 1000 busy rows"), wall("B9 idle rows"))
+add("B9", "1,000 busy rows / idle rows", f"{b9i:.1f}×", "(info)", None,
+    f"{us(wall('B9 1000 busy rows'))} vs {us(wall('B9 idle rows'))} per 1,000 sends")
 
 print(f"\nStatecraft benchmarks, baseline '{baseline}' (p50 of each metric)\n")
 header = ("id", "measure", "result", "target", "verdict", "raw (p50)")

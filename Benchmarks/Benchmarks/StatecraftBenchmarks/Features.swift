@@ -194,3 +194,59 @@ struct CounterSystem: FeedbackSystem {
 
   var feedbacks: [Feedback<State, Event>] { [] }
 }
+
+// MARK: - Busy rows (B9)
+
+/// A row that can start an effect that runs until it is cancelled (a timer or a load in flight).
+struct BusyRow: Reducer {
+  struct State: Equatable, Identifiable, Sendable {
+    let id: Int
+    var isOn = false
+  }
+
+  enum Action: Equatable, Sendable {
+    case start
+    case toggle
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .start:
+      return .run { _ in try await Task.sleep(for: .seconds(86_400)) }
+    case .toggle:
+      state.isOn.toggle()
+      return .none
+    }
+  }
+}
+
+struct BusyRows: Reducer {
+  struct State: Equatable, Sendable {
+    var rows: IdentifiedArrayOf<BusyRow.State>
+
+    init(count: Int) {
+      rows = IdentifiedArray(uniqueElements: (0..<count).map { BusyRow.State(id: $0) })
+    }
+  }
+
+  enum Action: Equatable, Sendable {
+    case rows(IdentifiedActionOf<BusyRow>)
+  }
+
+  static let toRows = AnyCasePath<Action, IdentifiedActionOf<BusyRow>>(
+    embed: Action.rows,
+    extract: { action in
+      guard case .rows(let rowAction) = action else { return nil }
+      return rowAction
+    }
+  )
+
+  var body: some Reducer<State, Action> {
+    EmptyReducer()
+      .forEach(\.rows, action: Self.toRows) { BusyRow() }
+  }
+
+  static func send(_ action: BusyRow.Action, to id: Int) -> Action {
+    .rows(.element(id: id, action: action))
+  }
+}

@@ -31,6 +31,8 @@ enum Size {
   static let observedRows = 1_000
   static let observerSends = 1_000
   static let allocationSends = 1_000
+  static let busyRows = 1_000
+  static let busySends = 1_000
 }
 
 // MARK: - B1: synchronous sends
@@ -238,4 +240,20 @@ func b8Store(_ handle: BenchmarkHandle) {
     for _ in 0..<Size.allocationSends { store.send(.increment) }
   }
   handle.check(store.count == Size.allocationSends + 1, "B8: count is \(store.count)")
+}
+
+// MARK: - B9: a send to one row while every row runs an effect
+
+/// 1,000 sends, each toggling one row of 1,000, with an effect running in the first `busy` rows.
+@MainActor
+func b9Store(busy: Int, _ handle: BenchmarkHandle) {
+  let store = Store(initialState: BusyRows.State(count: Size.busyRows)) { BusyRows() }
+  for id in 0..<busy { store.send(BusyRows.send(.start, to: id)) }
+  handle.measure {
+    for send in 0..<Size.busySends {
+      store.send(BusyRows.send(.toggle, to: send % Size.busyRows))
+    }
+  }
+  let on = store.state.rows.count(where: \.isOn)
+  handle.check(on == min(Size.busySends, Size.busyRows), "B9: \(on) rows are on")
 }

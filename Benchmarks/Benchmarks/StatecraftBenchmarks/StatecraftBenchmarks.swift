@@ -71,4 +71,10 @@ let benchmarks: @Sendable () -> Void = {
     "B8 none send allocations",
     configuration: .init(metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount])
   ) { await b8Store(BenchmarkHandle(benchmark: $0)) }
+
+  // B9: 1,000 sends, each toggling one row of 1,000, with an effect running in every row, in 10
+  // rows and in none.
+  Benchmark("B9 1000 busy rows") { await b9Store(busy: 1_000, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B9 10 busy rows") { await b9Store(busy: 10, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B9 idle rows") { await b9Store(busy: 0, BenchmarkHandle(benchmark: $0)) }
 }

@@ -142,6 +142,16 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
           else { return .unknown }
           guard let element = rows.value[id: elementID.value] else { return .absent }
           return .present(needsChildState ? element : ())
+        },
+        snapshot: { state, previous in
+          // NB: `ids` shares the storage of the collection's keys, which an element write leaves
+          // alone (see ChildNamespace.swift).
+          guard let ids = (state as? Parent.State)?[keyPath: toElements.value].ids else {
+            return nil
+          }
+          let identity = ids.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
+          if let previous, previous.identity == identity { return previous }
+          return ChildSnapshot(identity: identity, ids: ids)
         }))
   }
 

@@ -10,12 +10,18 @@ import ConcurrencyExtras
 // - for any other optional child, its presence: the instance ends when the state is seen nil,
 //   and the next non-nil value is a new instance.
 //
-// After each action that leaves effects running in child namespaces, the root looks every such
-// namespace up in its state, from the root down (`StoreRuntime.cancelEffectsOfDepartedChildren`):
+// After each action that leaves effects running in child namespaces, the root looks the running
+// instances up in its state, from the root down (`StoreRuntime.cancelEffectsOfDepartedChildren`):
 // an instance that has left the state, by any reducer at any depth, has its effects cancelled,
 // and the actions it queued with `.send` are dropped before they are reduced. While no child
-// effect runs, the send loop pays one flag check for this; while some run, one look-up per
-// running child instance (the children of one operator are read once per check).
+// effect runs, the send loop pays one flag check for this. While some run, the check scales with
+// what changed, not with the number of running instances: the instances are grouped by the
+// operator they belong to (and the instance that operator runs in), each group reads its
+// operator's children once, and a `forEach` group keeps a snapshot of its collection's ids. While
+// that snapshot shares its storage with the ids in the state, the ids have not changed (any write
+// to them copies the storage the snapshot holds), so the instances found present at the last
+// check are still present and only the instances started since are looked up. An element action
+// writes a row's state, never the ids, so it leaves the snapshot in place.
 //
 // The way down from the root is recorded as the effect travels up through the reducers: a
 // `Scope` prepends its state path to the child components of its child's effects
@@ -55,12 +61,18 @@ final class ChildNamespace: Hashable, @unchecked Sendable {
   /// Finds this instance among `children`; the child's state is returned only when asked for
   /// (boxing it costs an allocation for a large state).
   let locate: @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence
+  /// For a collection operator: a snapshot of the ids of its children, read from the state it
+  /// runs on (see the comment at the top of this file). It is `previous` itself while the ids
+  /// keep the storage `previous` holds (then nothing is allocated), nil when that state is not of
+  /// the operator's type. Nil for an operator that has no such snapshot.
+  let snapshot: (@Sendable (_ state: Any, _ previous: ChildSnapshot?) -> ChildSnapshot?)?
 
   init(
     scopes: [UncheckedSendable<AnyKeyPath>] = [],
     path: AnyHashableSendable, pathObject: AnyObject?, id: AnyHashableSendable?,
     children: @escaping @Sendable (_ state: Any) -> AnyObject?,
-    locate: @escaping @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence
+    locate: @escaping @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence,
+    snapshot: (@Sendable (_ state: Any, _ previous: ChildSnapshot?) -> ChildSnapshot?)? = nil
   ) {
     self.scopes = scopes
     self.path = path
@@ -68,14 +80,18 @@ final class ChildNamespace: Hashable, @unchecked Sendable {
     self.id = id
     self.children = children
     self.locate = locate
+    self.snapshot = snapshot
   }
 
   /// This instance, run in the state at `keyPath` of a `Scope`.
   func inScope(_ keyPath: AnyKeyPath) -> ChildNamespace {
     ChildNamespace(
       scopes: [UncheckedSendable(keyPath)] + scopes, path: path, pathObject: pathObject, id: id,
-      children: children, locate: locate)
+      children: children, locate: locate, snapshot: snapshot)
   }
+
+  /// What the instances of one operator share: how their children are read.
+  var operatorKey: ChildOperatorKey { ChildOperatorKey(path: path, scopes: scopes) }
 
   /// Reads the operator's children from the state of the enclosing instance (or the root).
   func children(in state: Any) -> AnyObject? {
@@ -87,21 +103,23 @@ final class ChildNamespace: Hashable, @unchecked Sendable {
     return children(state)
   }
 
+  /// The snapshot of the ids of the operator's children in the state of the enclosing instance
+  /// (or the root): `previous` while they are unchanged; nil when the operator has no snapshot
+  /// or the state is not of its type.
+  func snapshot(in state: Any, previous: ChildSnapshot?) -> ChildSnapshot? {
+    guard let snapshot else { return nil }
+    var state = state
+    for scope in scopes {
+      guard let next = state[keyPath: scope.value] else { return nil }
+      state = next
+    }
+    return snapshot(state, previous)
+  }
+
   /// Looks this instance up in the state of the enclosing instance (or the root).
   func presence(in state: Any, needsChildState: Bool) -> ChildPresence {
     guard let children = children(in: state) else { return .unknown }
     return locate(children, needsChildState)
-  }
-
-  /// Whether `other` is a child of the same operator: its children are read the same way.
-  func hasSameOperator(as other: ChildNamespace) -> Bool {
-    if let object = pathObject, object === other.pathObject,
-      scopes.count == other.scopes.count,
-      zip(scopes, other.scopes).allSatisfy({ $0.value === $1.value })
-    {
-      return true
-    }
-    return path == other.path && scopes == other.scopes
   }
 
   static func == (lhs: ChildNamespace, rhs: ChildNamespace) -> Bool {
@@ -128,6 +146,70 @@ extension ChildNamespace {
       }
     }
     return true
+  }
+
+  /// Looks the child instances of `namespace` up in `root`, the root's state, from the root
+  /// down: the state of the last one when all are present.
+  static func presence(of namespace: ArraySlice<AnyHashableSendable>, in root: Any)
+    -> ChildPresence
+  {
+    var state = root
+    for index in namespace.indices {
+      guard let child = namespace[index].base as? ChildNamespace else { return .unknown }
+      switch child.presence(in: state, needsChildState: true) {
+      case .present(let childState): state = childState
+      case .absent: return .absent
+      case .unknown: return .unknown
+      }
+    }
+    return .present(state)
+  }
+}
+
+/// The operator of a child instance: its `Scope` state paths and its path to its children.
+struct ChildOperatorKey: Hashable {
+  let path: AnyHashableSendable
+  let scopes: [UncheckedSendable<AnyKeyPath>]
+}
+
+/// The child instances of one operator in one enclosing instance (or the root).
+struct ChildGroupKey: Hashable {
+  let parent: ArraySlice<AnyHashableSendable>
+  let `operator`: ChildOperatorKey
+}
+
+/// The child instances of one operator in one enclosing instance, with running effects.
+final class ChildGroup {
+  /// An instance of the operator, to read its children with.
+  let child: ChildNamespace
+  /// The instances found present at the last check, while `snapshot` holds.
+  var present: Set<Namespace> = []
+  /// The instances to look up at the next check.
+  var unchecked: Set<Namespace> = []
+  /// The snapshot of the operator's children at the last check.
+  var snapshot: ChildSnapshot?
+
+  init(_ child: ChildNamespace) { self.child = child }
+
+  /// Whether the instance `namespace` of this group has left `children`, its operator's children.
+  func child(_ namespace: Namespace, isAbsentFrom children: AnyObject) -> Bool {
+    guard let child = namespace.last?.base as? ChildNamespace,
+      case .absent = child.locate(children, false)
+    else { return false }
+    return true
+  }
+}
+
+/// A snapshot of the ids of a collection operator's children: `identity` is the address of their
+/// storage, which `ids` keeps alive (so that no other storage takes that address, and any write
+/// to the ids in the state copies them to another address).
+final class ChildSnapshot: @unchecked Sendable {
+  // NB: made and read only on the main actor, during one check of the root's state.
+  let identity: UnsafeRawPointer?
+  let ids: Any
+  init(identity: UnsafeRawPointer?, ids: Any) {
+    self.identity = identity
+    self.ids = ids
   }
 }
 

@@ -103,11 +103,13 @@ package final class StoreRuntime {
     running[token] = RunningEffect(
       task: task, namespace: context.namespace, keys: context.keys, groups: context.taskGroups)
     for key in context.keys { tokensByKey[key, default: []].insert(token) }
+    var isChildPrefix = true
     for depth in context.namespace.indices {
-      tokensByNamespace[Array(context.namespace[...depth]), default: []].insert(token)
-    }
-    if !hasChildEffects && context.namespace.first?.base is ChildNamespace {
-      hasChildEffects = true
+      let prefix = Array(context.namespace[...depth])
+      let isNew = tokensByNamespace[prefix] == nil
+      tokensByNamespace[prefix, default: []].insert(token)
+      isChildPrefix = isChildPrefix && context.namespace[depth].base is ChildNamespace
+      if isNew && isChildPrefix { childInstanceStarted(prefix) }
     }
     for group in context.taskGroups { group.add(token, task, runtime: self) }
     return token
@@ -139,7 +141,10 @@ package final class StoreRuntime {
     for depth in effect.namespace.indices {
       let prefix = Array(effect.namespace[...depth])
       tokensByNamespace[prefix]?.remove(token)
-      if tokensByNamespace[prefix]?.isEmpty == true { tokensByNamespace[prefix] = nil }
+      if tokensByNamespace[prefix]?.isEmpty == true {
+        tokensByNamespace[prefix] = nil
+        childInstanceEnded(prefix)
+      }
     }
     for key in effect.keys {
       tokensByKey[key]?.remove(token)
@@ -211,44 +216,99 @@ package final class StoreRuntime {
     // NB: once cancelled, the tokens leave the index, so cancelling again costs nothing; they
     // stay in `running` until their tasks end.
     guard let tokens = tokensByNamespace.removeValue(forKey: prefix) else { return }
+    childInstanceEnded(prefix)
     for token in tokens { cancelEffect(token) }
   }
 
   // MARK: - Child instances
 
-  /// Whether an effect may run inside a child feature instance: set when one starts, cleared by
-  /// a check that finds none. While it is set, the root checks after each action that the
-  /// instances are still in its state (see ChildNamespace.swift).
-  private(set) var hasChildEffects = false
+  /// The child instances with running effects (the namespaces whose components are all child
+  /// instances), grouped by the instance they run in and their operator.
+  private var childGroups: [ChildGroupKey: ChildGroup] = [:]
+
+  /// Whether an effect runs inside a child feature instance. While it is set, the root checks
+  /// after each action that the instances are still in its state (see ChildNamespace.swift).
+  var hasChildEffects: Bool { !childGroups.isEmpty }
+
+  /// How many child instances the checks have looked up (for tests of what a check costs).
+  package private(set) var childInstanceLookups = 0
+
+  private func childInstanceStarted(_ namespace: Namespace) {
+    guard let child = namespace.last?.base as? ChildNamespace else { return }
+    let key = ChildGroupKey(parent: namespace.dropLast(), operator: child.operatorKey)
+    if let group = childGroups[key] {
+      group.unchecked.insert(namespace)
+    } else {
+      let group = ChildGroup(child)
+      group.unchecked.insert(namespace)
+      childGroups[key] = group
+    }
+  }
+
+  private func childInstanceEnded(_ namespace: Namespace) {
+    guard let child = namespace.last?.base as? ChildNamespace,
+      namespace.allSatisfy({ $0.base is ChildNamespace })
+    else { return }
+    let key = ChildGroupKey(parent: namespace.dropLast(), operator: child.operatorKey)
+    guard let group = childGroups[key] else { return }
+    group.present.remove(namespace)
+    group.unchecked.remove(namespace)
+    if group.present.isEmpty && group.unchecked.isEmpty { childGroups[key] = nil }
+  }
 
   /// Cancels the effects of every child instance that has left the root's state, which `state`
   /// reads.
+  ///
+  /// Each group reads its operator's children once. A group whose snapshot of its children's ids
+  /// shows them unchanged since the last check looks up only the instances started since then
+  /// (see ChildNamespace.swift): a send to one row of a thousand rows that each run an effect
+  /// costs what that row started, not a look-up per row.
   func cancelEffectsOfDepartedChildren(in state: () -> Any) {
-    var root: Any?
-    // NB: the instances at the top (a thousand rows of one `forEach`) share their operator's
-    // children: those are read once per check, not once per instance.
-    var operators: [(child: ChildNamespace, children: AnyObject?)] = []
+    guard !childGroups.isEmpty else { return }
+    let root = state()
     var departed: [Namespace] = []
-    hasChildEffects = false
-    for namespace in tokensByNamespace.keys {
-      guard let child = namespace.first?.base as? ChildNamespace else { continue }
-      hasChildEffects = true
-      let rootState = root ?? state()
-      root = rootState
-      guard namespace.count == 1 else {
-        if !ChildNamespace.isPresent(namespace, in: rootState) { departed.append(namespace) }
+    for (key, group) in childGroups {
+      let enclosing: Any
+      if key.parent.isEmpty {
+        enclosing = root
+      } else {
+        switch ChildNamespace.presence(of: key.parent[...], in: root) {
+        case .present(let state): enclosing = state
+        case .absent:
+          departed.append(contentsOf: group.present)
+          departed.append(contentsOf: group.unchecked)
+          continue
+        case .unknown: continue
+        }
+      }
+      let snapshot = group.child.snapshot(in: enclosing, previous: group.snapshot)
+      // NB: while the ids are those of the last check, only the instances started since are
+      // looked up.
+      let isUnchanged = snapshot != nil && snapshot === group.snapshot
+      if isUnchanged && group.unchecked.isEmpty { continue }
+      // NB: the state is not of the operator's type: the instances' path is not known, and they
+      // are treated as present (see the comment at the top of ChildNamespace.swift).
+      guard let children = group.child.children(in: enclosing) else {
+        group.snapshot = nil
         continue
       }
-      let children: AnyObject?
-      if let known = operators.first(where: { $0.child.hasSameOperator(as: child) }) {
-        children = known.children
-      } else {
-        children = child.children(in: rootState)
-        operators.append((child, children))
+      group.snapshot = snapshot
+      if !isUnchanged {
+        // NB: a departed instance leaves `present` when its effects are cancelled.
+        childInstanceLookups += group.present.count
+        for namespace in group.present where group.child(namespace, isAbsentFrom: children) {
+          departed.append(namespace)
+        }
       }
-      if let children, case .absent = child.locate(children, false) {
-        departed.append(namespace)
+      childInstanceLookups += group.unchecked.count
+      for namespace in group.unchecked {
+        if group.child(namespace, isAbsentFrom: children) {
+          departed.append(namespace)
+        } else {
+          group.present.insert(namespace)
+        }
       }
+      group.unchecked.removeAll(keepingCapacity: true)
     }
     for namespace in departed { cancel(namespacePrefix: namespace) }
   }
