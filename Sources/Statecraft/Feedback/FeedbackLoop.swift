@@ -105,6 +105,11 @@ package struct FeedbackReducer<System: FeedbackSystem>: Reducer {
         loop.buffered.append((nil, state))
         return .none
       }
+      // NB: the common case, nothing left to catch up on, builds no merge.
+      guard !loop.buffered.isEmpty else {
+        system.reduce(into: &state, event: event)
+        return evaluate(state, isInitial: false)
+      }
       let caughtUp = catchUp(through: .max)
       system.reduce(into: &state, event: event)
       return .merge(caughtUp, evaluate(state, isInitial: false))
