@@ -1,5 +1,6 @@
 import ConcurrencyExtras
 import Foundation
+import IdentifiedCollections
 import StatecraftCombine
 import Testing
 
@@ -22,6 +23,7 @@ extension Engine {
       case pulseMany(ClosedRange<Int>)
       case subscribe
       case cancel
+      case chain(Int)
     }
 
     static func store(
@@ -53,6 +55,9 @@ extension Engine {
             return .publisher(publisher.map(Event.append)).cancellable(id: "publisher")
           case .cancel:
             return .cancel(id: "publisher")
+          case .chain(let remaining):
+            state.values.append(remaining)
+            return remaining > 0 ? .send(.chain(remaining - 1)) : .none
           }
         }
       }
@@ -200,6 +205,70 @@ extension Engine {
       var received: [Int] = []
       for await value in kept { received.append(value) }
       #expect(received == [1, 2])
+    }
+    @Test func aChainOfTenThousandSendEffectsIsReducedBeforeSendReturns() {
+      let store = Self.store()
+      store.send(.chain(9_999))
+      #expect(store[\.values] == Array((0..<10_000).reversed()))
+    }
+
+    @Test func aConcatenationOfTenThousandSendsIsReducedInOrder() {
+      let store = Store(initialState: [Int]()) {
+        Reduce<[Int], Int> { state, value in
+          guard value >= 0 else { return .concatenate((0..<10_000).map { .send($0) }) }
+          state.append(value)
+          return .none
+        }
+      }
+      store.send(-1)
+      #expect(store.state == Array(0..<10_000))
+    }
+
+    struct Banner: Reducer {
+      struct Row: Equatable, Identifiable, Sendable {
+        let id: Int
+        @Pulse var alert = 0
+      }
+      enum RowAction: Equatable, Sendable {
+        case alert(ClosedRange<Int>)
+      }
+      struct State: Equatable, Sendable {
+        var rows: IdentifiedArrayOf<Row> = []
+      }
+      enum Action: Equatable, Sendable {
+        case rows(IdentifiedAction<Int, RowAction>)
+        static let rowsCase = casePath(Action.rows) {
+          if case .rows(let action) = $0 { action } else { nil }
+        }
+      }
+      var body: some Reducer<State, Action> {
+        EmptyReducer()
+          .forEach(\.rows, action: Action.rowsCase) {
+            Reduce<Row, RowAction> { state, action in
+              switch action {
+              case .alert(let values):
+                for value in values { state.alert = value }
+                return .none
+              }
+            }
+          }
+      }
+    }
+
+    @Test func aRowStoresPulsesReceiveEveryAssignmentToThatRowOnly() async {
+      var store: StoreOf<Banner>? = Store(
+        initialState: Banner.State(rows: [Banner.Row(id: 1), Banner.Row(id: 2)])
+      ) {
+        Banner()
+      }
+      let pulses = store!.scope(state: \.rows, id: 1) { .rows($0) }!.pulses(\.$alert)
+      store!.send(.rows(.element(id: 1, action: .alert(1...3))))
+      store!.send(.rows(.element(id: 2, action: .alert(7...9))))
+      store!.send(.rows(.element(id: 1, action: .alert(3...3))))
+      store = nil
+      var received: [Int] = []
+      for await value in pulses { received.append(value) }
+      #expect(received == [1, 2, 3, 3])
     }
   }
 }

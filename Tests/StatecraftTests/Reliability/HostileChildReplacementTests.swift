@@ -1,6 +1,7 @@
 import Clocks
 import ConcurrencyExtras
 import IdentifiedCollections
+import IssueReporting
 import StatecraftCombine
 import Testing
 
@@ -67,6 +68,7 @@ struct Director: Reducer {
     case removeGroup(Int)
     case dismissDetail(group: Int)
     case removeItem(group: Int, item: Int)
+    case pingAndSwapRows(Int)
 
     static let holderCase = casePath(Action.holder) {
       if case .holder(let action) = $0 { action } else { nil }
@@ -111,6 +113,9 @@ struct Director: Reducer {
         state.groups[id: group]?.detail = nil
       case .removeItem(let group, let item):
         state.groups[id: group]?.detail?.items.remove(id: item)
+      case .pingAndSwapRows(let id):
+        state.holder.rows.swapAt(0, 1)
+        return .send(.holder(.rows(.element(id: id, action: .ping))))
       case .holder, .groups:
         break
       }
@@ -146,6 +151,8 @@ struct Switchboard: Reducer {
   struct State: Equatable, Sendable {
     var child: Listener.State?
     var rows: IdentifiedArrayOf<Listener.State> = []
+    /// Whether the child is replaced by the action that makes it subscribe.
+    var replacesOnListen = false
   }
   enum Action: Equatable, Sendable {
     case child(Listener.Action)
@@ -161,6 +168,8 @@ struct Switchboard: Reducer {
     Reduce { state, action in
       switch action {
       case .child(.heard(1)):
+        state.child = Listener.State(id: state.child!.id + 100)
+      case .child(.listen) where state.replacesOnListen:
         state.child = Listener.State(id: state.child!.id + 100)
       case .rows(.element(let id, .heard(1))):
         state.rows.remove(id: id)
@@ -354,6 +363,87 @@ extension Engine {
       }
       store.send(.rows(.element(id: 1, action: .listen)))
       #expect(store.rows == [Listener.State(id: 2)])
+      #expect(store.core.runtime.activeEffectCount == 0)
+    }
+    @Test func aRowsQueuedSendFollowsTheRowWhenItMovesInTheSameBatch() {
+      let clock = TestClock()
+      let store = director(rows: [1, 2], clock: clock)
+      store.send(.pingAndSwapRows(1))
+      store.send(.pingAndSwapRows(1))
+      #expect(store.holder.rows.ids == [1, 2])
+      #expect(store.holder.rows.map(\.pongs) == [2, 0])
+    }
+
+    @Test func aRemovedRowsSubjectIsUnsubscribedAtOnceAndItsLaterValuesAreDropped() {
+      let subject = PassthroughSubject<Int, Never>()
+      let cancelled = LockIsolated(0)
+      let publisher = UncheckedSendable(
+        subject.handleEvents(receiveCancel: { cancelled.withValue { $0 += 1 } })
+          .eraseToAnyPublisher())
+      struct Row: Equatable, Identifiable, Sendable {
+        let id: Int
+        var heard: [Int] = []
+      }
+      let store = Store(initialState: [Row(id: 1), Row(id: 2)] as IdentifiedArrayOf<Row>) {
+        Reduce<IdentifiedArrayOf<Row>, IdentifiedAction<Int, Int>> { state, action in
+          if case .element(let id, -1) = action { state.remove(id: id) }
+          return .none
+        }
+        .forEach(\.self, action: casePath({ $0 }, { $0 })) {
+          Reduce<Row, Int> { state, value in
+            if value == 0 { return .publisher(publisher.value) }
+            if value > 0 { state.heard.append(value) }
+            return .none
+          }
+        }
+      }
+      store.send(.element(id: 1, action: 0))
+      store.send(.element(id: 2, action: 0))
+      subject.send(1)
+      store.send(.element(id: 1, action: -1))
+      #expect(cancelled.value == 1)
+      subject.send(2)
+      #expect(store.state == [Row(id: 2, heard: [1, 2])])
+      #expect(store.core.runtime.activeEffectCount == 1)
+    }
+
+    @Test func anErrorThrownByARemovedRowsEffectIsNotReported() async {
+      struct Failure: Error {}
+      let recorder = IssueRecorder()
+      await withIssueReporters(IssueReporters.current + [recorder]) {
+        let started = Gate()
+        struct Row: Equatable, Identifiable, Sendable { let id: Int }
+        let store = Store(initialState: [Row(id: 1)] as IdentifiedArrayOf<Row>) {
+          Reduce<IdentifiedArrayOf<Row>, IdentifiedAction<Int, Bool>> { state, action in
+            if case .element(let id, false) = action { state.remove(id: id) }
+            return .none
+          }
+          .forEach(\.self, action: casePath({ $0 }, { $0 })) {
+            Reduce<Row, Bool> { _, start in
+              guard start else { return .none }
+              return .run { _ in
+                started.open()
+                await Gate().wait()  // returns when cancelled
+                throw Failure()
+              }
+            }
+          }
+        }
+        let task = store.send(.element(id: 1, action: true))
+        await started.wait()
+        store.send(.element(id: 1, action: false))
+        await task.finish()
+      }
+      #expect(recorder.messages.value == [])
+    }
+    @Test func aChildReplacedByTheActionThatSubscribesHearsNothingOfItsPredecessor() {
+      let store = Store(
+        initialState: Switchboard.State(child: Listener.State(id: 1), replacesOnListen: true)
+      ) {
+        Switchboard()
+      }
+      store.send(.child(.listen))
+      #expect(store.child == Listener.State(id: 101))
       #expect(store.core.runtime.activeEffectCount == 0)
     }
   }

@@ -68,6 +68,7 @@ struct Household: Reducer {
     case addRow(Int)
     case removeRow(Int)
     case dismiss
+    case cancelTimerFromEffect
 
     static let childCase = casePath(Action.child) {
       if case .child(let action) = $0 { action } else { nil }
@@ -96,6 +97,8 @@ struct Household: Reducer {
         state.rows.remove(id: id)
       case .dismiss:
         state.child = nil
+      case .cancelTimerFromEffect:
+        return .run { _ in await Task.cancel(id: "timer") }
       case .child, .rows:
         break
       }
@@ -234,6 +237,21 @@ extension Engine {
       await clock.run()
       await search.finish()
       #expect(store.rows[id: 1]?.log == [])
+    }
+    @Test func taskCancelFromAParentEffectCancelsTheParentsIDNotTheChilds() async {
+      let clock = TestClock()
+      let store = household(child: Kid.State(id: 1), rows: [2], clock: clock)
+      let timers = [
+        store.send(.startTimer), store.send(.child(.startTimer)),
+        store.send(.rows(.element(id: 2, action: .startTimer))),
+      ]
+      await store.send(.cancelTimerFromEffect).finish()
+      #expect(store.core.runtime.activeEffectCount == 2)
+      await clock.run()
+      for timer in timers { await timer.finish() }
+      #expect(store.log == [])
+      #expect(store.child?.log == ["tick"])
+      #expect(store.rows[id: 2]?.log == ["tick"])
     }
   }
 }

@@ -127,5 +127,23 @@ extension Engine {
       await clock.run()
       await store.finish()
     }
+    @Test func twoHundredActionsFromOneEffectAreReceivedInOrder() async {
+      let store = TestStore(initialState: [Int]()) {
+        Reduce<[Int], Int> { state, value in
+          guard value >= 0 else {
+            return .run { send in
+              for value in 0..<200 { await send(value) }
+            }
+          }
+          state.append(value)
+          return .none
+        }
+      }
+      await store.send(-1)
+      for value in 0..<200 {
+        await store.receive(value) { $0.append(value) }
+      }
+      await store.finish()
+    }
   }
 }
