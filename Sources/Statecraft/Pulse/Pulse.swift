@@ -27,6 +27,10 @@ public struct Pulse<Value> {
   public private(set) var version: UInt64 = 0
   /// Identifies this pulse (and its copies) to subscribers that remember what they saw.
   let id: UInt64
+  /// Which logged assignment made this value (see `pulses(_:bufferingLimit:)`): unique per
+  /// logged assignment, unlike `id` and `version`, which a copy of the pulse shares with the
+  /// original. Not part of equality.
+  private(set) var stamp: UInt64 = 0
 
   /// A pulse holding `wrappedValue`, not yet assigned (version 0).
   public init(wrappedValue: Value) {
@@ -46,7 +50,12 @@ public struct Pulse<Value> {
       // NB: while a store whose pulses are streamed reduces, every assignment is logged, so that
       // its streams deliver each one, not only the last of the batch.
       if let context = ReduceContext.current, context.logsPulses {
-        context.pulseLog.append((id, version, newValue))
+        let previous = stamp
+        stamp = pulseStamps.withValue { stamp in
+          stamp &+= 1
+          return stamp
+        }
+        context.pulseLog.append((previous, stamp, newValue))
       }
     }
   }
@@ -62,6 +71,7 @@ public struct Pulse<Value> {
 }
 
 private let pulseIDs = LockIsolated<UInt64>(0)
+private let pulseStamps = LockIsolated<UInt64>(0)
 
 extension Pulse: Equatable where Value: Equatable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -164,22 +174,29 @@ extension Store {
           return false
         }
         let pulse = self.core.state[keyPath: keyPath]
-        guard pulse.version != last.version || pulse.id != last.id else { return true }
+        guard
+          pulse.version != last.version || pulse.id != last.id || pulse.stamp != last.stamp
+        else { return true }
         defer { last = pulse }
-        // NB: the assignments logged while the batch was reduced, in order; a pulse replaced
-        // rather than assigned (a new state) delivers its value.
-        var assigned = false
-        if pulse.id == last.id {
-          for entry in context.pulseLog
-          where entry.id == pulse.id && entry.version > last.version
-            && entry.version <= pulse.version
-          {
-            guard let value = entry.value as? Value else { continue }
-            continuation.yield(value)
-            assigned = true
+        // NB: the assignments logged while the batch was reduced, followed back from the one
+        // that made this value: a copy of the pulse elsewhere in the state (a row made from
+        // another) shares its id and versions, never its stamps. A pulse replaced rather than
+        // assigned (a new state) delivers its value.
+        var assigned: [Value] = []
+        var wanted = pulse.stamp
+        if wanted != last.stamp {
+          for entry in context.pulseLog.reversed() where entry.stamp == wanted {
+            guard let value = entry.value as? Value else { break }
+            assigned.append(value)
+            wanted = entry.previous
+            if wanted == last.stamp { break }
           }
         }
-        if !assigned { continuation.yield(pulse.value) }
+        if assigned.isEmpty {
+          continuation.yield(pulse.value)
+        } else {
+          for value in assigned.reversed() { continuation.yield(value) }
+        }
         return true
       },
       finish: { continuation.finish() }

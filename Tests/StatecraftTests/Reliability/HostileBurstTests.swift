@@ -226,7 +226,7 @@ extension Engine {
 
     struct Banner: Reducer {
       struct Row: Equatable, Identifiable, Sendable {
-        let id: Int
+        var id: Int
         @Pulse var alert = 0
       }
       enum RowAction: Equatable, Sendable {
@@ -237,21 +237,28 @@ extension Engine {
       }
       enum Action: Equatable, Sendable {
         case rows(IdentifiedAction<Int, RowAction>)
+        case alertBoth
         static let rowsCase = casePath(Action.rows) {
           if case .rows(let action) = $0 { action } else { nil }
         }
       }
       var body: some Reducer<State, Action> {
-        EmptyReducer()
-          .forEach(\.rows, action: Action.rowsCase) {
-            Reduce<Row, RowAction> { state, action in
-              switch action {
-              case .alert(let values):
-                for value in values { state.alert = value }
-                return .none
-              }
+        Reduce { state, action in
+          if case .alertBoth = action {
+            for value in 7...9 { state.rows[id: 2]?.alert = value }
+            state.rows[id: 1]?.alert = 1
+          }
+          return .none
+        }
+        .forEach(\.rows, action: Action.rowsCase) {
+          Reduce<Row, RowAction> { state, action in
+            switch action {
+            case .alert(let values):
+              for value in values { state.alert = value }
+              return .none
             }
           }
+        }
       }
     }
 
@@ -269,6 +276,26 @@ extension Engine {
       var received: [Int] = []
       for await value in pulses { received.append(value) }
       #expect(received == [1, 2, 3, 3])
+    }
+    @Test func aPulseCopiedIntoAnotherRowDeliversOnlyItsOwnRowsAssignments() async {
+      let first = Banner.Row(id: 1)
+      var second = first  // a copy: the same pulse, until each is assigned
+      second.id = 2
+      var store: StoreOf<Banner>? = Store(initialState: Banner.State(rows: [first, second])) {
+        Banner()
+      }
+      let pulses = store!.scope(state: \.rows, id: 1) { .rows($0) }!.pulses(\.$alert)
+      let secondPulses = store!.scope(state: \.rows, id: 2) { .rows($0) }!.pulses(\.$alert)
+      store!.send(.alertBoth)
+      store!.send(.rows(.element(id: 2, action: .alert(4...5))))
+      store!.send(.rows(.element(id: 1, action: .alert(2...2))))
+      store = nil
+      var received: [Int] = []
+      for await value in pulses { received.append(value) }
+      var secondReceived: [Int] = []
+      for await value in secondPulses { secondReceived.append(value) }
+      #expect(received == [1, 2])
+      #expect(secondReceived == [7, 8, 9, 4, 5])
     }
   }
 }
