@@ -183,6 +183,37 @@ struct Switchboard: Reducer {
   }
 }
 
+/// A session scoped from a parent that logs out and back in, in one action or in two.
+struct Gatekeeper: Reducer {
+  struct State: Equatable, Sendable {
+    var session = Session.State.loggedOut
+  }
+  enum Action: Equatable, Sendable {
+    case session(Session.Action)
+    case reloginInOneAction(Int)
+    case reloginInTwoActions(Int)
+    static let sessionCase = casePath(Action.session) {
+      if case .session(let action) = $0 { action } else { nil }
+    }
+  }
+  let clock: TestClock<Duration>
+  var body: some Reducer<State, Action> {
+    Scope(state: \.session, action: Action.sessionCase) { Session(clock: clock) }
+    Reduce { state, action in
+      switch action {
+      case .reloginInOneAction(let id):
+        state.session = .loggedOut
+        state.session = .loggedIn(Pinger.State(id: id))
+        return .none
+      case .reloginInTwoActions(let id):
+        return .merge(.send(.session(.logOut)), .send(.session(.logIn(id))))
+      case .session:
+        return .none
+      }
+    }
+  }
+}
+
 extension Engine {
   @MainActor
   @Suite struct HostileChildReplacementTests {
@@ -445,6 +476,30 @@ extension Engine {
       store.send(.child(.listen))
       #expect(store.child == Listener.State(id: 101))
       #expect(store.core.runtime.activeEffectCount == 0)
+    }
+    @Test func aCaseScopedChildLoggedOutAndBackInWithinOneActionKeepsItsEffects() async {
+      let clock = TestClock()
+      let store = Store(initialState: Gatekeeper.State()) { Gatekeeper(clock: clock) }
+      store.send(.session(.logIn(1)))
+      let load = store.send(.session(.loggedIn(.load)))
+      store.send(.reloginInOneAction(1))
+      #expect(store.core.runtime.activeEffectCount == 1)
+      await clock.run()
+      await load.finish()
+      #expect(store.session == .loggedIn(Pinger.State(id: 1, loaded: 1)))
+    }
+
+    @Test func aCaseScopedChildLoggedOutAndBackInWithinOneBatchLosesItsEffects() async {
+      let clock = TestClock()
+      let store = Store(initialState: Gatekeeper.State()) { Gatekeeper(clock: clock) }
+      store.send(.session(.logIn(1)))
+      let load = store.send(.session(.loggedIn(.load)))
+      store.send(.reloginInTwoActions(1))
+      #expect(store.session == .loggedIn(Pinger.State(id: 1)))
+      #expect(store.core.runtime.activeEffectCount == 0)
+      await clock.run()
+      await load.finish()
+      #expect(store.session == .loggedIn(Pinger.State(id: 1)))
     }
   }
 }
