@@ -27,9 +27,9 @@ public struct Pulse<Value> {
   public private(set) var version: UInt64 = 0
   /// Identifies this pulse (and its copies) to subscribers that remember what they saw.
   let id: UInt64
-  /// Which logged assignment made this value (see `pulses(_:bufferingLimit:)`): unique per
-  /// logged assignment, unlike `id` and `version`, which a copy of the pulse shares with the
-  /// original. Not part of equality.
+  /// Which assignment made this value (0 before the first): unique per assignment, unlike `id`
+  /// and `version`, which a copy of the pulse shares with the original until one of them is
+  /// assigned. Streams and subscribers tell copies apart by it. Not part of equality.
   private(set) var stamp: UInt64 = 0
 
   /// A pulse holding `wrappedValue`, not yet assigned (version 0).
@@ -49,12 +49,12 @@ public struct Pulse<Value> {
       version &+= 1
       // NB: while a store whose pulses are streamed reduces, every assignment is logged, so that
       // its streams deliver each one, not only the last of the batch.
+      let previous = stamp
+      stamp = pulseStamps.withValue { stamp in
+        stamp &+= 1
+        return stamp
+      }
       if let context = ReduceContext.current, context.logsPulses {
-        let previous = stamp
-        stamp = pulseStamps.withValue { stamp in
-          stamp &+= 1
-          return stamp
-        }
         context.pulseLog.append((previous, stamp, newValue))
       }
     }
@@ -104,7 +104,7 @@ extension Pulse {
   @MainActor
   public func updated(_ body: (Value) -> Void) {
     if let memory = PulseMemory.current {
-      if memory.isNew(id: id, version: version) { body(storage) }
+      if memory.isNew(id: id, stamp: stamp, version: version) { body(storage) }
     } else if version > 0 {
       body(storage)
     }
@@ -116,13 +116,18 @@ extension Pulse {
 final class PulseMemory {
   static var current: PulseMemory?
 
-  private var seen: [UInt64: UInt64] = [:]
+  /// For each pulse id, the stamps of the copies read in the last callback that read any of
+  /// them. NB: by stamp, not version: two copies of a pulse (two rows made from one) share
+  /// their id, and their versions collide once each is assigned.
+  private var seen: [UInt64: Set<UInt64>] = [:]
+  /// The stamps read in the running callback, by pulse id.
+  private var reading: [UInt64: Set<UInt64>] = [:]
   var isFirstState = true
 
-  func isNew(id: UInt64, version: UInt64) -> Bool {
-    let last = seen.updateValue(version, forKey: id)
-    if isFirstState { return false }
-    return (last ?? 0) != version
+  func isNew(id: UInt64, stamp: UInt64, version: UInt64) -> Bool {
+    guard reading[id, default: []].insert(stamp).inserted else { return false }
+    if isFirstState || version == 0 { return false }
+    return !(seen[id]?.contains(stamp) ?? false)
   }
 
   /// Runs `body` with this memory as the current one.
@@ -132,6 +137,8 @@ final class PulseMemory {
     defer {
       Self.current = previous
       isFirstState = false
+      for (id, stamps) in reading { seen[id] = stamps }
+      reading.removeAll(keepingCapacity: true)
     }
     body()
   }

@@ -297,5 +297,30 @@ extension Engine {
       #expect(received == [1, 2])
       #expect(secondReceived == [7, 8, 9, 4, 5])
     }
+    @MainActor
+    final class AlertWatcher: StateSubscriber {
+      var fired: [Int: [Int]] = [:]
+      func state(_ state: Banner.State) {
+        for row in state.rows {
+          row.$alert.updated { self.fired[row.id, default: []].append($0) }
+        }
+      }
+    }
+
+    @Test func aSubscriberSeesEachCopyOfAPulseUpdatedOnlyWhenThatCopyIsAssigned() {
+      let first = Banner.Row(id: 1)
+      var second = first
+      second.id = 2
+      let store = Store(initialState: Banner.State(rows: [first, second])) { Banner() }
+      let watcher = AlertWatcher()
+      let subscription = store.subscribe(watcher)
+      store.send(.alertBoth)
+      #expect(watcher.fired == [1: [1], 2: [9]])
+      store.send(.rows(.element(id: 2, action: .alert(4...5))))
+      #expect(watcher.fired == [1: [1], 2: [9, 5]])
+      store.send(.rows(.element(id: 1, action: .alert(2...2))))
+      #expect(watcher.fired == [1: [1, 2], 2: [9, 5]])
+      withExtendedLifetime(subscription) {}
+    }
   }
 }
