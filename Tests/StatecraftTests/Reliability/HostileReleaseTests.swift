@@ -142,5 +142,68 @@ extension Engine {
       #expect(!stopped.hasFinished)
       #expect(store.seen.last == 2)
     }
+    @Test func aThousandEventsBeforeTheLoopRunsAreShownToTheFeedbacksInOrder() async {
+      let seen = LockIsolated<[Int]>([])
+      let store = Store(
+        initialState: FeedbackBeforeRunTests.Recorder.State(),
+        system: FeedbackBeforeRunTests.Recorder(seen: seen))
+      let tasks = (0..<1_000).map { _ in store.send(.increment) }
+      #expect(store.count == 1_000)
+      #expect(seen.value == [])
+      let loop = Task { await store.run() }
+      for task in tasks { await task.finish() }
+      #expect(seen.value == Array(0...1_000))
+      loop.cancel()
+      await loop.value
+    }
+
+    @Test func eventsSentWhileTheLoopIsStoppedAreShownInOrderWhenItRestarts() async {
+      let seen = LockIsolated<[Int]>([])
+      let store = Store(
+        initialState: FeedbackBeforeRunTests.Recorder.State(),
+        system: FeedbackBeforeRunTests.Recorder(seen: seen))
+      var loop = Task { await store.run() }
+      await store.send(.increment).finish()
+      loop.cancel()
+      await loop.value
+      #expect(seen.value == [0, 1])
+      let tasks = (0..<3).map { _ in store.send(.increment) }
+      loop = Task { await store.run() }
+      for task in tasks { await task.finish() }
+      // The restarted feedbacks start from the state the loop stopped at.
+      #expect(seen.value == [0, 1, 1, 2, 3, 4])
+      loop.cancel()
+      await loop.value
+    }
+
+    @Test func aStoreTaskOfARowsHotSubscriptionFinishesWhenTheRowIsRemoved() async {
+      let subject = PassthroughSubject<Int, Never>()
+      let publisher = UncheckedSendable(subject.eraseToAnyPublisher())
+      struct Row: Equatable, Identifiable, Sendable {
+        let id: Int
+        var heard: [Int] = []
+      }
+      let store = Store(initialState: [Row(id: 1)] as IdentifiedArrayOf<Row>) {
+        Reduce<IdentifiedArrayOf<Row>, IdentifiedAction<Int, Int>> { state, action in
+          if case .element(let id, -1) = action { state.remove(id: id) }
+          return .none
+        }
+        .forEach(\.self, action: casePath({ $0 }, { $0 })) {
+          Reduce<Row, Int> { state, value in
+            if value == 0 { return .publisher(publisher.value) }
+            if value > 0 { state.heard.append(value) }
+            return .none
+          }
+        }
+      }
+      let task = store.send(.element(id: 1, action: 0))
+      subject.send(1)
+      #expect(store.state == [Row(id: 1, heard: [1])])
+      store.send(.element(id: 1, action: -1))
+      await task.finish()
+      subject.send(2)
+      #expect(store.state == [])
+      #expect(store.runningEffectCount == 0)
+    }
   }
 }
