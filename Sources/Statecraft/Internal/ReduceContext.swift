@@ -21,7 +21,7 @@ final class ReduceContext {
   /// Whether a pulse stream reads the store tree: pulse assignments are then logged.
   var logsPulses = false
   /// Every pulse assignment of the batch being reduced, in order (see Pulse.swift).
-  var pulseLog: [(id: UInt64, version: UInt64, value: Any)] = []
+  var pulseLog: [(previous: UInt64, stamp: UInt64, value: Any)] = []
 
   /// Whether the root must make this context current while it reduces.
   var isNeededWhileReducing: Bool { logsPulses || !indexes.isEmpty }

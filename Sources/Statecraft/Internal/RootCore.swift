@@ -193,13 +193,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
       return
 
     case .send(let action):
-      if isBusy && !context.namespace.isEmpty {
-        queue.append((action, context.sendGroup, context.namespace))
-        queuedChildActions += 1
-        hasQueuedActions = true
-      } else {
-        _ = send(action, group: context.sendGroup)
-      }
+      send(action, from: context)
 
     case .run(let priority, let location, let operation):
       let lifetime = EffectLifetime()
@@ -226,7 +220,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
       let subscriber = EffectSubscriber<Action>(
         send: { [weak self] action in
           guard let self, subscription.isActive else { return }
-          _ = self.send(action, group: context.sendGroup)
+          self.send(action, from: context)
         },
         finish: { subscription.finish() }
       )
@@ -299,6 +293,20 @@ package final class RootCore<State, Action>: Core<State, Action> {
         start(effect, context)
         openThrottleWindow(key: key, interval: interval, sleep: sleep, context: context)
       }
+    }
+  }
+
+  /// Sends an action of a synchronous effect (a `.send`, a subscription's value). While the
+  /// store is busy, a child instance's action is queued with the instance's namespace, so that it
+  /// is dropped if the instance leaves the state before the action is dequeued: it never reaches
+  /// the successor of a replaced child, nor is it reported as an action for a removed row.
+  private func send(_ action: Action, from context: EffectContext) {
+    if isBusy && !context.namespace.isEmpty {
+      queue.append((action, context.sendGroup, context.namespace))
+      queuedChildActions += 1
+      hasQueuedActions = true
+    } else {
+      _ = send(action, group: context.sendGroup)
     }
   }
 

@@ -27,6 +27,10 @@ public struct Pulse<Value> {
   public private(set) var version: UInt64 = 0
   /// Identifies this pulse (and its copies) to subscribers that remember what they saw.
   let id: UInt64
+  /// Which assignment made this value (0 before the first): unique per assignment, unlike `id`
+  /// and `version`, which a copy of the pulse shares with the original until one of them is
+  /// assigned. Streams and subscribers tell copies apart by it. Not part of equality.
+  private(set) var stamp: UInt64 = 0
 
   /// A pulse holding `wrappedValue`, not yet assigned (version 0).
   public init(wrappedValue: Value) {
@@ -45,8 +49,13 @@ public struct Pulse<Value> {
       version &+= 1
       // NB: while a store whose pulses are streamed reduces, every assignment is logged, so that
       // its streams deliver each one, not only the last of the batch.
+      let previous = stamp
+      stamp = pulseStamps.withValue { stamp in
+        stamp &+= 1
+        return stamp
+      }
       if let context = ReduceContext.current, context.logsPulses {
-        context.pulseLog.append((id, version, newValue))
+        context.pulseLog.append((previous, stamp, newValue))
       }
     }
   }
@@ -62,6 +71,7 @@ public struct Pulse<Value> {
 }
 
 private let pulseIDs = LockIsolated<UInt64>(0)
+private let pulseStamps = LockIsolated<UInt64>(0)
 
 extension Pulse: Equatable where Value: Equatable {
   public static func == (lhs: Self, rhs: Self) -> Bool {
@@ -94,7 +104,7 @@ extension Pulse {
   @MainActor
   public func updated(_ body: (Value) -> Void) {
     if let memory = PulseMemory.current {
-      if memory.isNew(id: id, version: version) { body(storage) }
+      if memory.isNew(id: id, stamp: stamp, version: version) { body(storage) }
     } else if version > 0 {
       body(storage)
     }
@@ -106,13 +116,18 @@ extension Pulse {
 final class PulseMemory {
   static var current: PulseMemory?
 
-  private var seen: [UInt64: UInt64] = [:]
+  /// For each pulse id, the stamps of the copies read in the last callback that read any of
+  /// them. NB: by stamp, not version: two copies of a pulse (two rows made from one) share
+  /// their id, and their versions collide once each is assigned.
+  private var seen: [UInt64: Set<UInt64>] = [:]
+  /// The stamps read in the running callback, by pulse id.
+  private var reading: [UInt64: Set<UInt64>] = [:]
   var isFirstState = true
 
-  func isNew(id: UInt64, version: UInt64) -> Bool {
-    let last = seen.updateValue(version, forKey: id)
-    if isFirstState { return false }
-    return (last ?? 0) != version
+  func isNew(id: UInt64, stamp: UInt64, version: UInt64) -> Bool {
+    guard reading[id, default: []].insert(stamp).inserted else { return false }
+    if isFirstState || version == 0 { return false }
+    return !(seen[id]?.contains(stamp) ?? false)
   }
 
   /// Runs `body` with this memory as the current one.
@@ -122,6 +137,8 @@ final class PulseMemory {
     defer {
       Self.current = previous
       isFirstState = false
+      for (id, stamps) in reading { seen[id] = stamps }
+      reading.removeAll(keepingCapacity: true)
     }
     body()
   }
@@ -164,22 +181,29 @@ extension Store {
           return false
         }
         let pulse = self.core.state[keyPath: keyPath]
-        guard pulse.version != last.version || pulse.id != last.id else { return true }
+        guard
+          pulse.version != last.version || pulse.id != last.id || pulse.stamp != last.stamp
+        else { return true }
         defer { last = pulse }
-        // NB: the assignments logged while the batch was reduced, in order; a pulse replaced
-        // rather than assigned (a new state) delivers its value.
-        var assigned = false
-        if pulse.id == last.id {
-          for entry in context.pulseLog
-          where entry.id == pulse.id && entry.version > last.version
-            && entry.version <= pulse.version
-          {
-            guard let value = entry.value as? Value else { continue }
-            continuation.yield(value)
-            assigned = true
+        // NB: the assignments logged while the batch was reduced, followed back from the one
+        // that made this value: a copy of the pulse elsewhere in the state (a row made from
+        // another) shares its id and versions, never its stamps. A pulse replaced rather than
+        // assigned (a new state) delivers its value.
+        var assigned: [Value] = []
+        var wanted = pulse.stamp
+        if wanted != last.stamp {
+          for entry in context.pulseLog.reversed() where entry.stamp == wanted {
+            guard let value = entry.value as? Value else { break }
+            assigned.append(value)
+            wanted = entry.previous
+            if wanted == last.stamp { break }
           }
         }
-        if !assigned { continuation.yield(pulse.value) }
+        if assigned.isEmpty {
+          continuation.yield(pulse.value)
+        } else {
+          for value in assigned.reversed() { continuation.yield(value) }
+        }
         return true
       },
       finish: { continuation.finish() }
