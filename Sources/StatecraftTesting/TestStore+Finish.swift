@@ -122,7 +122,7 @@ extension Harness {
     // NB: whatever changed the state (an effect, a delayed action, a subscription), a change
     // that no assertion and no unreceived output accounts for fails an exhaustive store.
     let accounted = received.last(where: { !$0.isStale })?.after ?? assertedState
-    if let difference = diff(accounted, currentState, format: .proportional) {
+    if let difference = stateDifference(accounted, currentState) {
       skip(
         """
         The state changed after the last assertion, and the test never asserted the change:

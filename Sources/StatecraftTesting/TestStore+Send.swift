@@ -144,7 +144,7 @@ extension TestStore {
     }
     switch exhaustivity {
     case .on:
-      if let difference = diff(expected, actual, format: .proportional) {
+      if let difference = stateDifference(expected, actual) {
         let message =
           update == nil
           ? "The state changed after \(what), but the test asserted no change:"
@@ -157,14 +157,14 @@ extension TestStore {
 
           (Expected: −, Actual: +)
           """)
-      } else if requiresChange, update != nil, diff(base, actual) == nil {
+      } else if requiresChange, update != nil, stateDifference(base, actual) == nil {
         failNoChange(after: what, location: location)
       }
     case .off(let showSkippedAssertions):
       // NB: not exhaustive: apply the assertion to the actual state; only what it set is checked.
       var partial = actual
       try? update?(&partial)
-      if let difference = diff(partial, actual, format: .proportional) {
+      if let difference = stateDifference(partial, actual) {
         location.fail(
           """
           The state after \(what) does not match the assertion:
@@ -173,10 +173,10 @@ extension TestStore {
 
           (Expected: −, Actual: +)
           """)
-      } else if requiresChange, update != nil, diff(base, actual) == nil {
+      } else if requiresChange, update != nil, stateDifference(base, actual) == nil {
         failNoChange(after: what, location: location)
       } else if showSkippedAssertions,
-        let difference = diff(expected, actual, format: .proportional)
+        let difference = stateDifference(expected, actual)
       {
         location.warn(
           """
