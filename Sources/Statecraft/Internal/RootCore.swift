@@ -34,6 +34,8 @@ package final class RootCore<State, Action>: Core<State, Action> {
   /// The subscription effects running, so that cancelling one cancels its source at once rather
   /// than when its task next runs.
   private var subscriptions: [ObjectIdentifier: EffectSubscription] = [:]
+  /// The runtime token of each running subscription effect.
+  private var subscriptionTokens: [ObjectIdentifier: UInt64] = [:]
 
   @usableFromInline
   init(initialState: State, reduction: @escaping (RootCore, inout State, Action) -> Void) {
@@ -222,7 +224,11 @@ package final class RootCore<State, Action>: Core<State, Action> {
           guard let self, subscription.isActive else { return }
           self.send(action, from: context)
         },
-        finish: { subscription.finish() }
+        finish: { [weak self] in
+          subscription.finish()
+          // NB: the source completed: the effect is over now, not when its task next runs.
+          self?.subscriptionFinished(ObjectIdentifier(subscription))
+        }
       )
       let cancel = subscribe(subscriber)
       guard !subscription.isFinished else { return }
@@ -230,14 +236,17 @@ package final class RootCore<State, Action>: Core<State, Action> {
       let token = storeRuntime.spawn(context, priority: nil) { [weak self] in
         await subscription.wait()
         self?.subscriptions[id] = nil
+        self?.subscriptionTokens[id] = nil
       }
       subscription.running(cancel: cancel, task: storeRuntime.task(token))
       subscriptions[id] = subscription
+      subscriptionTokens[id] = token
       // NB: every way of cancelling the effect (an id, a child leaving the state, its
       // `StoreTask`, the store) cancels the source at once, not when the task next runs.
       storeRuntime.whenCancelled(token) { [weak self] in
         subscription.cancel()
         self?.subscriptions[id] = nil
+        self?.subscriptionTokens[id] = nil
       }
 
     case .merge(let effects):
@@ -308,6 +317,13 @@ package final class RootCore<State, Action>: Core<State, Action> {
     } else {
       _ = send(action, group: context.sendGroup)
     }
+  }
+
+  /// A subscription's source completed: its effect is over for a test at once, before its task
+  /// has unwound.
+  private func subscriptionFinished(_ id: ObjectIdentifier) {
+    guard let token = subscriptionTokens.removeValue(forKey: id) else { return }
+    storeRuntime.effectEnded(token)
   }
 
   private func openThrottleWindow(

@@ -25,7 +25,8 @@ package final class StoreRuntime {
   /// so that cancelling a child's effects costs what the child runs, not what the store runs.
   private var tokensByNamespace: [Namespace: Set<UInt64>] = [:]
   private(set) var throttleWindows: [CancellationKey: ThrottleWindow] = [:]
-  /// The running effects that were cancelled and have not yet unwound: they are over for a test.
+  /// The running effects that were cancelled, or whose work ended (a subscription whose source
+  /// completed), and have not yet unwound: they are over for a test.
   private var cancelledTokens: Set<UInt64> = []
   /// What effect tasks read through `EffectScope.current` (`Task.cancel(id:)`).
   private lazy var weakSelf = WeakRuntime(self)
@@ -167,6 +168,14 @@ package final class StoreRuntime {
     effect.task.cancel()
     if !cancellationHandlers.isEmpty { cancellationHandlers.removeValue(forKey: token)?() }
     guard cancelledTokens.insert(token).inserted else { return }
+    changeCount &+= 1
+    resumeChangeWaiters()
+  }
+
+  /// An effect's work ended before its task unwound (a subscription whose source completed): a
+  /// test counts it as over at once, as it does a cancelled one.
+  func effectEnded(_ token: UInt64) {
+    guard running[token] != nil, cancelledTokens.insert(token).inserted else { return }
     changeCount &+= 1
     resumeChangeWaiters()
   }

@@ -39,12 +39,10 @@ extension Engine {
       await store.finish()
     }
 
-    @Test func aNonExhaustiveAssertionOfAChangeThatDidNotHappenFails() async {
+    @Test func aNonExhaustiveAssertionMayRestateAValueThatDidNotChange() async {
       let store = TestStore(initialState: Feature.State()) { Feature() }
       store.exhaustivity = .off
-      await expectOneFailure(containing: ["Expected state to change, but no change occurred"]) {
-        await store.send(.noop) { $0.count = 0 }
-      }
+      await store.send(.noop) { $0.count = 0 }
       await store.finish()
     }
 
