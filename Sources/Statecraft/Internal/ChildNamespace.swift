@@ -42,8 +42,10 @@ enum ChildPresence {
 
 /// The namespace component of one child feature instance.
 ///
-/// NB: a class, so that the check after each action casts and compares references, not copies
-/// of its fields. It is immutable (a `Scope` makes a new one); its closures are `Sendable`.
+/// A class, so that the check after each action casts and compares references, not copies of
+/// its fields.
+// NB: @unchecked Sendable is safe: every stored property is a `let` of a Sendable value or a
+// Sendable closure, except `pathObject`, a key path object that is immutable once built.
 final class ChildNamespace: Hashable, @unchecked Sendable {
   /// The `Scope` state paths from the state of the enclosing instance (or the root) down to the
   /// state the operator runs on, outermost first.
@@ -203,8 +205,9 @@ final class ChildGroup {
 /// A snapshot of the ids of a collection operator's children: `identity` is the address of their
 /// storage, which `ids` keeps alive (so that no other storage takes that address, and any write
 /// to the ids in the state copies them to another address).
+// NB: @unchecked Sendable is safe: its fields are `let`s, made and read only on the main actor,
+// during one check of the root's state.
 final class ChildSnapshot: @unchecked Sendable {
-  // NB: made and read only on the main actor, during one check of the root's state.
   let identity: UnsafeRawPointer?
   let ids: Any
   init(identity: UnsafeRawPointer?, ids: Any) {
@@ -214,8 +217,9 @@ final class ChildSnapshot: @unchecked Sendable {
 }
 
 /// The children of an operator, boxed once per check for all of its instances.
+// NB: @unchecked Sendable is safe: its value is a `let`, made and read only on the main actor,
+// during one check of the root's state.
 final class ChildContainer<Value>: @unchecked Sendable {
-  // NB: made and read only on the main actor, during one check of the root's state.
   let value: Value
   init(_ value: Value) { self.value = value }
 }

@@ -7,7 +7,7 @@ import Testing
 
 extension Engine {
   /// The Composable Architecture's `TestStoreNonExhaustiveTests`, ported to Statecraft's
-  /// spelling. `Task.sleep(nanoseconds:)` in TCA's effects is a `TestClock` sleep here.
+  /// spelling. Where TCA's effects wait on wall-clock time, these wait on a `TestClock`.
   @MainActor
   @Suite struct TCATestStoreNonExhaustiveTests {
     static func chain() -> Reduce<Int, Bool> {
