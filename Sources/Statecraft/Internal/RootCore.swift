@@ -31,11 +31,10 @@ package final class RootCore<State, Action>: Core<State, Action> {
   /// the send loop reads only the flag, which costs nothing in unspecialized code.
   private var pendingState: [State] = []
   @exclusivity(unchecked) private var hasPendingState = false
-  /// The subscription effects running, so that cancelling one cancels its source at once rather
-  /// than when its task next runs.
-  private var subscriptions: [ObjectIdentifier: EffectSubscription] = [:]
-  /// The runtime token of each running subscription effect.
-  private var subscriptionTokens: [ObjectIdentifier: UInt64] = [:]
+  /// The subscription effects running, with their runtime tokens: releasing the store cancels
+  /// their sources at once, and a source that completes ends its effect at once.
+  private var subscriptions: [ObjectIdentifier: (subscription: EffectSubscription, token: UInt64)] =
+    [:]
 
   @usableFromInline
   init(initialState: State, reduction: @escaping (RootCore, inout State, Action) -> Void) {
@@ -57,7 +56,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
   }
 
   deinit {
-    for subscription in subscriptions.values { subscription.cancel() }
+    for running in subscriptions.values { running.subscription.cancel() }
   }
 
   override package var state: State { currentState }
@@ -121,13 +120,9 @@ package final class RootCore<State, Action>: Core<State, Action> {
       index += 1
       if !namespace.isEmpty {
         // NB: a child's `.send` queued behind the action that removed or replaced the child
-        // never reaches its successor (a departure seen after an earlier action marked it).
+        // never reaches its successor: the check after that action marked it departed.
         queuedChildActions -= 1
-        if namespace.first?.base is DepartedChild
-          || !ChildNamespace.isPresent(namespace, in: currentState)
-        {
-          continue
-        }
+        if namespace.first?.base is DepartedChild { continue }
       }
       reduce(action, group: &group)
     }
@@ -236,17 +231,14 @@ package final class RootCore<State, Action>: Core<State, Action> {
       let token = storeRuntime.spawn(context, priority: nil) { [weak self] in
         await subscription.wait()
         self?.subscriptions[id] = nil
-        self?.subscriptionTokens[id] = nil
       }
       subscription.running(cancel: cancel, task: storeRuntime.task(token))
-      subscriptions[id] = subscription
-      subscriptionTokens[id] = token
+      subscriptions[id] = (subscription, token)
       // NB: every way of cancelling the effect (an id, a child leaving the state, its
       // `StoreTask`, the store) cancels the source at once, not when the task next runs.
       storeRuntime.whenCancelled(token) { [weak self] in
         subscription.cancel()
         self?.subscriptions[id] = nil
-        self?.subscriptionTokens[id] = nil
       }
 
     case .merge(let effects):
@@ -273,9 +265,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
 
     case .cancellable(let id, let cancelInFlight, let effect):
       let key = CancellationKey(namespace: context.namespace, id: id)
-      if cancelInFlight {
-        storeRuntime.cancel(key)
-      }
+      if cancelInFlight { storeRuntime.cancel(key) }
       var context = context
       context.keys.append(key)
       start(effect, context)
@@ -322,8 +312,8 @@ package final class RootCore<State, Action>: Core<State, Action> {
   /// A subscription's source completed: its effect is over for a test at once, before its task
   /// has unwound.
   private func subscriptionFinished(_ id: ObjectIdentifier) {
-    guard let token = subscriptionTokens.removeValue(forKey: id) else { return }
-    storeRuntime.effectEnded(token)
+    guard let running = subscriptions.removeValue(forKey: id) else { return }
+    storeRuntime.effectEnded(running.token)
   }
 
   private func openThrottleWindow(
