@@ -1,4 +1,3 @@
-import IssueReporting
 import Statecraft
 
 extension StoreTask {
@@ -33,7 +32,7 @@ extension StoreTask {
       }
     }
     guard !finished else { return }
-    Location(fileID: fileID, filePath: filePath, line: line, column: column).fail(
+    SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column).report(
       """
       Expected the task to finish within \(timeout), but its effects are still running.
 
