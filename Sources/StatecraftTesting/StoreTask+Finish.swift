@@ -2,7 +2,7 @@ import Statecraft
 
 extension StoreTask {
   /// Waits for the task's effects to finish, and fails the test if they are still running after
-  /// `timeout`. Unlike ``StoreTask/finish()``, a timeout cancels nothing.
+  /// `timeout`. Unlike `finish()`, a timeout cancels nothing.
   ///
   /// ```swift
   /// let task = await store.send(.onAppear)

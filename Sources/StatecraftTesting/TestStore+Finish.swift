@@ -35,8 +35,13 @@ extension TestStore {
   /// Drops the actions received so far without asserting them, after letting the actions
   /// effects send that are already due arrive.
   ///
-  /// - Parameter strict: Fail when there is nothing to skip (the default, as in TCA); pass
-  ///   `false` where there may be none.
+  /// - Parameters:
+  ///   - strict: Fail when there is nothing to skip (the default, as in TCA); pass `false`
+  ///     where there may be none.
+  ///   - fileID: The file where a failure is reported; leave the default.
+  ///   - filePath: The file path where a failure is reported; leave the default.
+  ///   - line: The line where a failure is reported; leave the default.
+  ///   - column: The column where a failure is reported; leave the default.
   public func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
@@ -69,8 +74,13 @@ extension TestStore {
   /// To stop them instead, send the action that cancels them, or cancel the task `send`
   /// returned.
   ///
-  /// - Parameter strict: Fail when no effect is running (the default, as in TCA); pass `false`
-  ///   where there may be none.
+  /// - Parameters:
+  ///   - strict: Fail when no effect is running (the default, as in TCA); pass `false` where
+  ///     there may be none.
+  ///   - fileID: The file where a failure is reported; leave the default.
+  ///   - filePath: The file path where a failure is reported; leave the default.
+  ///   - line: The line where a failure is reported; leave the default.
+  ///   - column: The column where a failure is reported; leave the default.
   public func skipInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID,

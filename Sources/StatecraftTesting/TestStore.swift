@@ -21,7 +21,7 @@ import Statecraft
 /// }
 /// ```
 ///
-/// The test store runs the same engine as ``Store``. It is exhaustive by default: the test fails
+/// The test store runs the same engine as `Store`. It is exhaustive by default: the test fails
 /// if a state change is not asserted, if an effect sends an action that is never received, or
 /// if an effect is still running when the test store finishes (``finish(timeout:fileID:filePath:line:column:)``
 /// or its release). Set ``exhaustivity`` to `.off` to assert only what matters to a test. A
