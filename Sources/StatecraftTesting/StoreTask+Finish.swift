@@ -32,7 +32,7 @@ extension StoreTask {
       }
     }
     guard !finished else { return }
-    SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column).report(
+    CallSite(fileID: fileID, filePath: filePath, line: line, column: column).report(
       """
       Expected the task to finish within \(timeout), but its effects are still running.
 

@@ -27,7 +27,7 @@ extension TestStore {
     harness.isFinished = true
     harness.checkEnd(
       running: running,
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
       waited: true)
     harness.teardown()
   }
@@ -50,7 +50,7 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await harness.settle()
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard let last = harness.received.last else {
       if strict {
         location.report(
@@ -90,7 +90,7 @@ extension TestStore {
   ) async {
     await harness.settle()
     let skipped = harness.runtime.skipActiveEffects()
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard skipped > 0 else {
       if strict {
         location.report(
@@ -105,7 +105,7 @@ extension TestStore {
 }
 
 extension Harness {
-  func checkEnd(running: Int, location: SourceLocation, waited: Bool) {
+  func checkEnd(running: Int, location: CallSite, waited: Bool) {
     let actions = received.map(\.action)
     let routes = log.routes
     if !actions.isEmpty {

@@ -25,7 +25,7 @@ extension TestStore where ReceivedAction: Equatable {
       description: String(customDumping: expected),
       mismatch: { receivedDifference(expected: expected, received: $0) },
       timeout: timeout, assert: assert,
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 }
 
@@ -51,7 +51,7 @@ extension TestStore {
           ?? ""
       },
       timeout: timeout, assert: assert,
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Asserts that an effect sent an action of the case at `casePath` next.
@@ -73,7 +73,7 @@ extension TestStore {
       matching: { casePath.extract(from: $0) != nil },
       description: "an action of the case \(casePath)", mismatch: { _ in "" },
       timeout: timeout, assert: assert,
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Asserts that an effect sent an action of the case `extract` recognizes next:
@@ -91,7 +91,7 @@ extension TestStore {
       matching: { extract($0) != nil },
       description: "an action of the expected case", mismatch: { _ in "" },
       timeout: timeout, assert: assert,
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   /// Asserts that an effect sent an action matching `predicate` next.
@@ -108,7 +108,7 @@ extension TestStore {
       matching: predicate,
       description: "an action matching the predicate", mismatch: { _ in "" },
       timeout: timeout, assert: assert,
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   private func receive(
@@ -117,7 +117,7 @@ extension TestStore {
     mismatch: (ReceivedAction) -> String,
     timeout: Duration?,
     assert: ((inout State) throws -> Void)?,
-    location: SourceLocation
+    location: CallSite
   ) async {
     let timeout = timeout ?? self.timeout
     let exhaustive = exhaustivity == .on
@@ -193,7 +193,7 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard !harness.log.routes.isEmpty else {
       location.report(
         """

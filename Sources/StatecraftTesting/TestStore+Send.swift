@@ -30,7 +30,7 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async -> StoreTask {
-    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     if exhaustivity != .on { await harness.settle() }
     var base = assertedState
     if !harness.received.isEmpty {
@@ -120,7 +120,7 @@ extension TestStore {
     let actual = harness.currentState
     checkState(
       base: assertedState, expected: update, actual: actual, after: "the last assertion",
-      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
       requiresChange: false)
     for index in harness.received.indices { harness.received[index].isStale = true }
     assertedState = actual
@@ -132,7 +132,7 @@ extension TestStore {
     expected update: ((inout State) throws -> Void)?,
     actual: State,
     after what: String,
-    location: SourceLocation,
+    location: CallSite,
     requiresChange: Bool = true
   ) {
     var expected = base
@@ -193,7 +193,7 @@ extension TestStore {
   /// A closure described a change, but the state is what it was. As in TCA, an exhaustive store
   /// fails; a non-exhaustive one treats it as a skipped assertion (a partial assertion may
   /// restate a value that did not change).
-  private func failNoChange(after what: String, location: SourceLocation) {
+  private func failNoChange(after what: String, location: CallSite) {
     skip(
       """
       Expected state to change, but no change occurred.
@@ -203,7 +203,7 @@ extension TestStore {
       """, location: location)
   }
 
-  func skip(_ message: String, location: SourceLocation) {
+  func skip(_ message: String, location: CallSite) {
     harness.skip(message, location: location)
   }
 
@@ -215,7 +215,7 @@ extension TestStore {
 extension Harness {
   /// Reports what an exhaustive test store would fail on: a failure when exhaustive, a warning
   /// when skipped assertions are shown, nothing otherwise.
-  func skip(_ message: String, location: SourceLocation) {
+  func skip(_ message: String, location: CallSite) {
     switch exhaustivity {
     case .on: location.report(message)
     case .off(showSkippedAssertions: true): location.warn("Skipped: " + message)

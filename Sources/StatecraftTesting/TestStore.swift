@@ -152,7 +152,7 @@ extension TestStore where Action == ReceivedAction {
         return nil
       },
       sendAsserts: .sentAction,
-      creation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+      creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
     self.init(initialState: initialState, harness: harness)
   }
@@ -198,7 +198,7 @@ extension TestStore {
         embed: { .action($0) },
         received: { _ in nil },
         sendAsserts: .wholeBatch,
-        creation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
         start: .subscribe
       ))
   }
@@ -225,7 +225,7 @@ extension TestStore {
         embed: { .event($0) },
         received: { if case .feedback(let event) = $0 { event } else { nil } },
         sendAsserts: .sentAction,
-        creation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column),
+        creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
         start: .start,
         stop: .stop
       ))

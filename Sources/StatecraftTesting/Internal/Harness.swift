@@ -5,7 +5,7 @@ import Statecraft
 @MainActor
 final class Harness<State, Action, ReceivedAction> {
   let runtime: StoreRuntime
-  let creation: SourceLocation
+  let creation: CallSite
   let log: ReceivedLog<State, ReceivedAction>
   private let readState: () -> State
   private let sendAction: (Action) -> StoreTask
@@ -32,7 +32,7 @@ final class Harness<State, Action, ReceivedAction> {
     embed: @escaping (Action) -> Event,
     received: @escaping (Event) -> ReceivedAction?,
     sendAsserts: SendAssertion,
-    creation: SourceLocation,
+    creation: CallSite,
     start: Event? = nil,
     stop: Event? = nil
   ) {
