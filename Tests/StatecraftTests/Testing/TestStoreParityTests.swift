@@ -138,7 +138,7 @@ extension Engine {
       await store.finish()
     }
 
-    @Test func aSkippedEffectKeepsRunningAndItsOutputIsReceived() async {
+    @Test func aSkippedEffectKeepsRunningAndItsActionIsReceived() async {
       let clock = TestClock()
       let store = TestStore(initialState: CancelledEffectTests.Timer.State()) {
         Reduce<CancelledEffectTests.Timer.State, CancelledEffectTests.Timer.Action> {

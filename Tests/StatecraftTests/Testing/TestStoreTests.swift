@@ -180,7 +180,7 @@ extension Engine {
       await store.finish()
     }
 
-    @Test func outputLeftUnassertedBySendStaysReceivable() async {
+    @Test func actionLeftUnassertedBySendStaysReceivable() async {
       let clock = TestClock()
       let store = makeStore(clock)
       await store.send(.factButtonTapped) { $0.isLoading = true }
