@@ -68,5 +68,16 @@ extension Reducer where Body: Reducer, Body.State == State, Body.Action == Actio
   }
 }
 
-/// The reducer type of a feature: `StoreOf<Feature>` is `Store<Feature.State, Feature.Action>`.
+/// The reducer protocol over a feature's state and actions: `some ReducerOf<Feature>` is
+/// `some Reducer<Feature.State, Feature.Action>`.
+///
+/// It spells a reducer that works on the same state and actions as a feature, for instance the
+/// `body` of a feature that composes others:
+///
+/// ```swift
+/// var body: some ReducerOf<Self> {
+///   Scope(state: \.counter, action: \.counter) { Counter() }
+///   Reduce { state, action in .none }
+/// }
+/// ```
 public typealias ReducerOf<R: Reducer> = Reducer<R.State, R.Action>

@@ -70,14 +70,14 @@ public final class Store<State, Action>: Observable {
   /// (`store.count`), which observes only those.
   public var state: State {
     let state = core.state
-    observe(\State.self, value: state)
+    trackRead(\State.self, value: state)
     return state
   }
 
   /// Reads a field (or computed property) of the state and observes it.
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     let value = core.state[keyPath: keyPath]
-    observe(keyPath, value: value)
+    trackRead(keyPath, value: value)
     return value
   }
 

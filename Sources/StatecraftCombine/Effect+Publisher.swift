@@ -19,7 +19,7 @@ extension Effect {
   /// `subject.send(value)` returns, the store has reduced it. Values emitted elsewhere are sent
   /// from a main-actor task, in the order they were emitted. Until the publisher
   /// completes, the effect counts as running: `await store.send(action).finish()` waits for it,
-  /// and ``cancellable(id:cancelInFlight:)`` and ``cancel(id:)`` apply to it as to a `run`
+  /// and `cancellable(id:cancelInFlight:)` and `cancel(id:)` apply to it as to a `run`
   /// effect. Once it is cancelled, nothing the publisher emits reaches the store.
   ///
   /// ```swift

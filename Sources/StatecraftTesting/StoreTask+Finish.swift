@@ -1,9 +1,8 @@
-import IssueReporting
 import Statecraft
 
 extension StoreTask {
   /// Waits for the task's effects to finish, and fails the test if they are still running after
-  /// `timeout`. Unlike ``StoreTask/finish()``, a timeout cancels nothing.
+  /// `timeout`. Unlike `finish()`, a timeout cancels nothing.
   ///
   /// ```swift
   /// let task = await store.send(.onAppear)
@@ -33,7 +32,7 @@ extension StoreTask {
       }
     }
     guard !finished else { return }
-    Location(fileID: fileID, filePath: filePath, line: line, column: column).fail(
+    CallSite(fileID: fileID, filePath: filePath, line: line, column: column).report(
       """
       Expected the task to finish within \(timeout), but its effects are still running.
 

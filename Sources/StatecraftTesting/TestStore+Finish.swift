@@ -3,7 +3,7 @@ import Statecraft
 
 extension TestStore {
   /// Waits for every effect to end, then checks that nothing was left unasserted: received
-  /// outputs and routes, a state change no assertion covered, and effects still running after
+  /// actions and routes, a state change no assertion covered, and effects still running after
   /// `timeout`. A feedback system's loop is stopped after the wait, so the events of the
   /// feedbacks still in flight must be received too.
   ///
@@ -27,16 +27,21 @@ extension TestStore {
     harness.isFinished = true
     harness.checkEnd(
       running: running,
-      location: Location(fileID: fileID, filePath: filePath, line: line, column: column),
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
       waited: true)
     harness.teardown()
   }
 
-  /// Drops the outputs received so far without asserting them, after letting the effects'
-  /// output that is already due arrive.
+  /// Drops the actions received so far without asserting them, after letting the actions
+  /// effects send that are already due arrive.
   ///
-  /// - Parameter strict: Fail when there is nothing to skip (the default, as in TCA); pass
-  ///   `false` where there may be none.
+  /// - Parameters:
+  ///   - strict: Fail when there is nothing to skip (the default, as in TCA); pass `false`
+  ///     where there may be none.
+  ///   - fileID: The file where a failure is reported; leave the default.
+  ///   - filePath: The file path where a failure is reported; leave the default.
+  ///   - line: The line where a failure is reported; leave the default.
+  ///   - column: The column where a failure is reported; leave the default.
   public func skipReceivedActions(
     strict: Bool = true,
     fileID: StaticString = #fileID,
@@ -45,31 +50,37 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await harness.settle()
-    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard let last = harness.received.last else {
       if strict {
-        location.fail(
+        location.report(
           "There were no received actions to skip.")
       }
       return
     }
     if exhaustivity == .off(showSkippedAssertions: true) {
       location.warn(
-        "Skipped receiving \(harness.received.count) output(s):\n\n"
-          + describe(harness.received.map(\.output)))
+        "Skipped receiving \(harness.received.count) "
+          + "\(harness.received.count == 1 ? "action" : "actions"):\n\n"
+          + describe(harness.received.map(\.action)))
     }
     if !last.isStale { assertedState = last.after }
     harness.received.removeAll()
   }
 
   /// Stops tracking the effects still running, so the end of the test doesn't fail on them, as
-  /// in TCA: they keep running, and the outputs they send later must still be received.
+  /// in TCA: they keep running, and the actions they send later must still be received.
   ///
   /// To stop them instead, send the action that cancels them, or cancel the task `send`
   /// returned.
   ///
-  /// - Parameter strict: Fail when no effect is running (the default, as in TCA); pass `false`
-  ///   where there may be none.
+  /// - Parameters:
+  ///   - strict: Fail when no effect is running (the default, as in TCA); pass `false` where
+  ///     there may be none.
+  ///   - fileID: The file where a failure is reported; leave the default.
+  ///   - filePath: The file path where a failure is reported; leave the default.
+  ///   - line: The line where a failure is reported; leave the default.
+  ///   - column: The column where a failure is reported; leave the default.
   public func skipInFlightEffects(
     strict: Bool = true,
     fileID: StaticString = #fileID,
@@ -79,10 +90,10 @@ extension TestStore {
   ) async {
     await harness.settle()
     let skipped = harness.runtime.skipActiveEffects()
-    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard skipped > 0 else {
       if strict {
-        location.fail(
+        location.report(
           "There were no in-flight effects to skip.")
       }
       return
@@ -94,16 +105,16 @@ extension TestStore {
 }
 
 extension Harness {
-  func checkEnd(running: Int, location: Location, waited: Bool) {
-    let outputs = received.map(\.output)
-    let routes = recorder.routes
-    if !outputs.isEmpty {
+  func checkEnd(running: Int, location: CallSite, waited: Bool) {
+    let actions = received.map(\.action)
+    let routes = log.routes
+    if !actions.isEmpty {
       skip(
         """
-        The store received \(outputs.count) unexpected \
-        \(outputs.count == 1 ? "output" : "outputs"):
+        The store received \(actions.count) unexpected \
+        \(actions.count == 1 ? "action" : "actions"):
 
-        \(describe(outputs))
+        \(describe(actions))
 
         Assert them with 'receive', or call 'skipReceivedActions()'.
         """, location: location)
@@ -120,7 +131,7 @@ extension Harness {
         """, location: location)
     }
     // NB: whatever changed the state (an effect, a delayed action, a subscription), a change
-    // that no assertion and no unreceived output accounts for fails an exhaustive store.
+    // that no assertion and no unreceived action accounts for fails an exhaustive store.
     let accounted = received.last(where: { !$0.isStale })?.after ?? assertedState
     if let difference = stateDifference(accounted, currentState) {
       skip(

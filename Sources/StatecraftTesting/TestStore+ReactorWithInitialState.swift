@@ -14,7 +14,7 @@ extension TestStore {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) where R.State == State, R.Action == Action, R.Mutation == Output {
+  ) where R.State == State, R.Action == Action, R.Mutation == ReceivedAction {
     self.init(
       initialState: reactor.initialState(), reactor: reactor, fileID: fileID,
       filePath: filePath, line: line, column: column)

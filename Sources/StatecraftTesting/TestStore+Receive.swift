@@ -2,17 +2,17 @@ import CasePathsCore
 import CustomDump
 import Statecraft
 
-extension TestStore where Output: Equatable {
+extension TestStore where ReceivedAction: Equatable {
   /// Asserts that an effect sent `expected` next, and how it changed the state.
   ///
   /// ```swift
   /// await store.receive(.factResponse("1 is a number")) { $0.fact = "1 is a number" }
   /// ```
   ///
-  /// Waits, without a wall-clock delay in the common case, until an output arrives or every
+  /// Waits, without a wall-clock delay in the common case, until an action arrives or every
   /// effect has ended; `timeout` bounds the wait for effects that are still running.
   public func receive(
-    _ expected: Output,
+    _ expected: ReceivedAction,
     timeout: Duration? = nil,
     assert: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -25,15 +25,15 @@ extension TestStore where Output: Equatable {
       description: String(customDumping: expected),
       mismatch: { receivedDifference(expected: expected, received: $0) },
       timeout: timeout, assert: assert,
-      location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 }
 
 extension TestStore {
-  /// Asserts that an effect sent the output of the case at `casePath` with `value` next:
+  /// Asserts that an effect sent the action of the case at `casePath` with `value` next:
   /// `await store.receive(\.factResponse, "1 is a number") { $0.fact = "1 is a number" }`.
   public func receive<Value: Equatable>(
-    _ casePath: CaseKeyPath<Output, Value>,
+    _ casePath: CaseKeyPath<ReceivedAction, Value>,
     _ value: Value,
     timeout: Duration? = nil,
     assert: ((_ state: inout State) throws -> Void)? = nil,
@@ -51,16 +51,16 @@ extension TestStore {
           ?? ""
       },
       timeout: timeout, assert: assert,
-      location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  /// Asserts that an effect sent an output of the case at `casePath` next.
+  /// Asserts that an effect sent an action of the case at `casePath` next.
   ///
   /// ```swift
   /// await store.receive(\.factResponse) { $0.fact = "1 is a number" }
   /// ```
   public func receive<Value>(
-    _ casePath: CaseKeyPath<Output, Value>,
+    _ casePath: CaseKeyPath<ReceivedAction, Value>,
     timeout: Duration? = nil,
     assert: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -71,15 +71,15 @@ extension TestStore {
     let casePath = AnyCasePath(casePath)
     await receive(
       matching: { casePath.extract(from: $0) != nil },
-      description: "an output of the case \(casePath)", mismatch: { _ in "" },
+      description: "an action of the case \(casePath)", mismatch: { _ in "" },
       timeout: timeout, assert: assert,
-      location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  /// Asserts that an effect sent an output of the case `extract` recognizes next:
+  /// Asserts that an effect sent an action of the case `extract` recognizes next:
   /// `await store.receive(case: { if case .loaded(let v) = $0 { v } else { nil } })`.
   public func receive<Value>(
-    case extract: @escaping (Output) -> Value?,
+    case extract: @escaping (ReceivedAction) -> Value?,
     timeout: Duration? = nil,
     assert: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -89,14 +89,14 @@ extension TestStore {
   ) async {
     await receive(
       matching: { extract($0) != nil },
-      description: "an output of the expected case", mismatch: { _ in "" },
+      description: "an action of the expected case", mismatch: { _ in "" },
       timeout: timeout, assert: assert,
-      location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
-  /// Asserts that an effect sent an output matching `predicate` next.
+  /// Asserts that an effect sent an action matching `predicate` next.
   public func receive(
-    where predicate: @escaping (Output) -> Bool,
+    where predicate: @escaping (ReceivedAction) -> Bool,
     timeout: Duration? = nil,
     assert: ((_ state: inout State) throws -> Void)? = nil,
     fileID: StaticString = #fileID,
@@ -106,29 +106,29 @@ extension TestStore {
   ) async {
     await receive(
       matching: predicate,
-      description: "an output matching the predicate", mismatch: { _ in "" },
+      description: "an action matching the predicate", mismatch: { _ in "" },
       timeout: timeout, assert: assert,
-      location: Location(fileID: fileID, filePath: filePath, line: line, column: column))
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
   }
 
   private func receive(
-    matching: @escaping (Output) -> Bool,
+    matching: @escaping (ReceivedAction) -> Bool,
     description: String,
-    mismatch: (Output) -> String,
+    mismatch: (ReceivedAction) -> String,
     timeout: Duration?,
     assert: ((inout State) throws -> Void)?,
-    location: Location
+    location: CallSite
   ) async {
     let timeout = timeout ?? self.timeout
     let exhaustive = exhaustivity == .on
     let arrived = await harness.wait(timeout: timeout) {
       exhaustive
         ? !harness.received.isEmpty
-        : harness.received.contains { matching($0.output) }
+        : harness.received.contains { matching($0.action) }
     }
     guard arrived else {
       let running = harness.runtime.activeEffectCount
-      location.fail(
+      location.report(
         running > 0
           ? """
           Expected to receive \(description), but received nothing after waiting \(timeout). \
@@ -143,34 +143,35 @@ extension TestStore {
       return
     }
     if !exhaustive {
-      let index = harness.received.firstIndex { matching($0.output) }!
-      let skipped = harness.received.prefix(index).map(\.output)
+      let index = harness.received.firstIndex { matching($0.action) }!
+      let skipped = harness.received.prefix(index).map(\.action)
       if !skipped.isEmpty {
         skip(
-          "Received \(skipped.count) output(s) before the expected one:\n\n" + describe(skipped),
+          "Received \(skipped.count) \(skipped.count == 1 ? "action" : "actions") before the "
+            + "expected one:\n\n" + describe(skipped),
           location: location)
       }
       harness.received.removeFirst(index)
     }
     let received = harness.received.removeFirst()
-    // NB: an output left unasserted by a later `send` is checked against the state it was
+    // NB: an action left unasserted by a later `send` is checked against the state it was
     // reduced from: that send already asserted the state after it.
     let base = received.isStale ? received.before : (exhaustive ? assertedState : received.before)
-    guard matching(received.output) else {
-      location.fail(
+    guard matching(received.action) else {
+      location.report(
         """
-        Received an unexpected output:
+        Received unexpected action:
 
-          \(String(customDumping: received.output))
+          \(String(customDumping: received.action))
 
-        Expected \(description).\(mismatch(received.output))
+        Expected \(description).\(mismatch(received.action))
         """)
       if !received.isStale { assertedState = received.after }
       return
     }
     checkState(
       base: base, expected: assert, actual: received.after,
-      after: "receiving \(String(customDumping: received.output))", location: location)
+      after: "receiving \(String(customDumping: received.action))", location: location)
     if !received.isStale { assertedState = received.after }
   }
 }
@@ -192,9 +193,9 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
-    guard !harness.recorder.routes.isEmpty else {
-      location.fail(
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard !harness.log.routes.isEmpty else {
+      location.report(
         """
         Expected to receive the route \(String(customDumping: expected)), but no route was \
         published.
@@ -202,13 +203,13 @@ extension TestStore {
       return
     }
     if exhaustivity != .on,
-      let index = harness.recorder.routes.firstIndex(where: { ($0 as? Route) == expected })
+      let index = harness.log.routes.firstIndex(where: { ($0 as? Route) == expected })
     {
-      harness.recorder.routes.removeFirst(index)
+      harness.log.routes.removeFirst(index)
     }
-    let route = harness.recorder.routes.removeFirst()
+    let route = harness.log.routes.removeFirst()
     guard let actual = route as? Route, actual == expected else {
-      location.fail(
+      location.report(
         """
         Received an unexpected route:
 
@@ -221,7 +222,7 @@ extension TestStore {
   }
 }
 
-/// The diff between an expected and a received output, for a failure message; empty when they
+/// The diff between an expected and a received action, for a failure message; empty when they
 /// dump alike.
 func receivedDifference<Value>(expected: Value, received: Value) -> String {
   diff(expected, received, format: .proportional).map {

@@ -14,9 +14,9 @@ extension TestStore {
   /// `assert` closure given for an action that changed nothing fails too: omit it when no change
   /// is expected.
   ///
-  /// Outputs received earlier must have been asserted first (when exhaustive): otherwise the
-  /// send fails, and the outputs stay to be received. A store that is not exhaustive first lets
-  /// the effects' output that is already due apply, and drops what it did not assert. Before it
+  /// Actions received earlier must have been asserted first (when exhaustive): otherwise the
+  /// send fails, and the actions stay to be received. A store that is not exhaustive first lets
+  /// the actions effects send that are already due apply, and drops what it did not assert. Before it
   /// returns, `send` lets the effects the action started run until they wait (as TCA's does),
   /// so that what they send at once is there to receive.
   ///
@@ -30,22 +30,22 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) async -> StoreTask {
-    let location = Location(fileID: fileID, filePath: filePath, line: line, column: column)
+    let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     if exhaustivity != .on { await harness.settle() }
     var base = assertedState
     if !harness.received.isEmpty {
-      let outputs = harness.received.map(\.output)
+      let actions = harness.received.map(\.action)
       skip(
         """
-        Must handle \(outputs.count) received \(outputs.count == 1 ? "output" : "outputs") \
+        Must handle \(actions.count) received \(actions.count == 1 ? "action" : "actions") \
         before sending an action:
 
-        \(describe(outputs))
+        \(describe(actions))
 
         Assert them with 'receive' (they can still be received), or call \
         'skipReceivedActions()'.
         """, location: location)
-      // NB: outputs a send already failed on were asserted past; the newer ones were not.
+      // NB: actions a send already failed on were asserted past; the newer ones were not.
       if let last = harness.received.last(where: { !$0.isStale }) { base = last.after }
       if exhaustivity == .on {
         // NB: as in TCA, what was not asserted stays receivable; receiving it later checks only
@@ -107,7 +107,7 @@ extension TestStore {
   /// store.assert { $0.ticks = 3 }
   /// ```
   ///
-  /// The current state includes the changes of outputs not yet received; they stay receivable,
+  /// The current state includes the changes of actions not yet received; they stay receivable,
   /// and receiving one then checks only the change it made. Unlike `send` and `receive`, a
   /// closure that changes nothing is fine here, as in TCA.
   public func assert(
@@ -120,7 +120,7 @@ extension TestStore {
     let actual = harness.currentState
     checkState(
       base: assertedState, expected: update, actual: actual, after: "the last assertion",
-      location: Location(fileID: fileID, filePath: filePath, line: line, column: column),
+      location: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
       requiresChange: false)
     for index in harness.received.indices { harness.received[index].isStale = true }
     assertedState = actual
@@ -132,14 +132,14 @@ extension TestStore {
     expected update: ((inout State) throws -> Void)?,
     actual: State,
     after what: String,
-    location: Location,
+    location: CallSite,
     requiresChange: Bool = true
   ) {
     var expected = base
     do {
       try update?(&expected)
     } catch {
-      location.fail("The state assertion threw an error: \(error)")
+      location.report("The state assertion threw an error: \(error)")
       return
     }
     switch exhaustivity {
@@ -149,7 +149,7 @@ extension TestStore {
           update == nil
           ? "The state changed after \(what), but the test asserted no change:"
           : "The state after \(what) does not match the assertion:"
-        location.fail(
+        location.report(
           """
           \(message)
 
@@ -165,7 +165,7 @@ extension TestStore {
       var partial = actual
       try? update?(&partial)
       if let difference = stateDifference(partial, actual) {
-        location.fail(
+        location.report(
           """
           The state after \(what) does not match the assertion:
 
@@ -193,7 +193,7 @@ extension TestStore {
   /// A closure described a change, but the state is what it was. As in TCA, an exhaustive store
   /// fails; a non-exhaustive one treats it as a skipped assertion (a partial assertion may
   /// restate a value that did not change).
-  private func failNoChange(after what: String, location: Location) {
+  private func failNoChange(after what: String, location: CallSite) {
     skip(
       """
       Expected state to change, but no change occurred.
@@ -203,28 +203,28 @@ extension TestStore {
       """, location: location)
   }
 
-  func skip(_ message: String, location: Location) {
+  func skip(_ message: String, location: CallSite) {
     harness.skip(message, location: location)
   }
 
-  func describe(_ outputs: [Output], routes: [any Sendable] = []) -> String {
-    harness.describe(outputs, routes: routes)
+  func describe(_ actions: [ReceivedAction], routes: [any Sendable] = []) -> String {
+    harness.describe(actions, routes: routes)
   }
 }
 
 extension Harness {
   /// Reports what an exhaustive test store would fail on: a failure when exhaustive, a warning
   /// when skipped assertions are shown, nothing otherwise.
-  func skip(_ message: String, location: Location) {
+  func skip(_ message: String, location: CallSite) {
     switch exhaustivity {
-    case .on: location.fail(message)
+    case .on: location.report(message)
     case .off(showSkippedAssertions: true): location.warn("Skipped: " + message)
     case .off(showSkippedAssertions: false): break
     }
   }
 
-  func describe(_ outputs: [Output], routes: [any Sendable] = []) -> String {
-    (outputs.map { "  • " + String(customDumping: $0) }
+  func describe(_ actions: [ReceivedAction], routes: [any Sendable] = []) -> String {
+    (actions.map { "  • " + String(customDumping: $0) }
       + routes.map { "  • route " + String(customDumping: $0) })
       .joined(separator: "\n")
   }

@@ -21,7 +21,7 @@ import Statecraft
 /// }
 /// ```
 ///
-/// The test store runs the same engine as ``Store``. It is exhaustive by default: the test fails
+/// The test store runs the same engine as `Store`. It is exhaustive by default: the test fails
 /// if a state change is not asserted, if an effect sends an action that is never received, or
 /// if an effect is still running when the test store finishes (``finish(timeout:fileID:filePath:line:column:)``
 /// or its release). Set ``exhaustivity`` to `.off` to assert only what matters to a test. A
@@ -35,10 +35,12 @@ import Statecraft
 /// It works for reducers, reactors (effects send *mutations*, asserted with `receive`) and
 /// feedback systems (the loop runs from creation to ``finish(timeout:fileID:filePath:line:column:)``;
 /// feedbacks send *events*, asserted with `receive`). Its generic parameters are the state, the
-/// actions a test sends, and what effects send back (the actions again, for a reducer).
+/// actions a test sends, and the received actions: what effects send back and `receive` asserts
+/// (the actions again for a reducer, the mutations for a reactor, the events for a feedback
+/// system).
 @MainActor
-public final class TestStore<State, Action, Output> {
-  /// How strictly the test store checks state changes, received outputs and effects.
+public final class TestStore<State, Action, ReceivedAction> {
+  /// How strictly the test store checks state changes, received actions and effects.
   public var exhaustivity: Exhaustivity {
     get { harness.exhaustivity }
     set { harness.exhaustivity = newValue }
@@ -70,12 +72,12 @@ public final class TestStore<State, Action, Output> {
     set { uncheckedUseMainSerialExecutor = newValue }
   }
 
-  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(Output,_,_,_,_,_,_)``
+  /// How long ``receive(_:timeout:assert:fileID:filePath:line:column:)-(ReceivedAction,_,_,_,_,_,_)``
   /// and ``finish(timeout:fileID:filePath:line:column:)`` wait for effects, by default.
   public var timeout: Duration = .seconds(1)
 
   /// The state as the last assertion left it: after the last `send`, `receive`, `assert` or
-  /// `skipReceivedActions()`, as in TCA. Outputs not yet received are not applied to it.
+  /// `skipReceivedActions()`, as in TCA. Actions not yet received are not applied to it.
   public var state: State { assertedState }
 
   var assertedState: State {
@@ -83,9 +85,9 @@ public final class TestStore<State, Action, Output> {
     set { harness.assertedState = newValue }
   }
 
-  let harness: Harness<State, Action, Output>
+  let harness: Harness<State, Action, ReceivedAction>
 
-  init(initialState: State, harness: Harness<State, Action, Output>) {
+  init(initialState: State, harness: Harness<State, Action, ReceivedAction>) {
     self.harness = harness
   }
 
@@ -106,7 +108,7 @@ public final class TestStore<State, Action, Output> {
 
 /// How strictly a ``TestStore`` checks.
 public enum Exhaustivity: Equatable, Sendable {
-  /// Every state change, received output and running effect must be asserted.
+  /// Every state change, received action and running effect must be asserted.
   case on
   /// Only what the test asserts is checked; with `showSkippedAssertions`, what was skipped is
   /// reported as a known issue so it stays visible.
@@ -121,7 +123,7 @@ public typealias TestStoreOf<R: Reducer> = TestStore<R.State, R.Action, R.Action
 
 // MARK: - Creating test stores
 
-extension TestStore where Action == Output {
+extension TestStore where Action == ReceivedAction {
   /// A test store that runs the reducer built by `reducer`.
   ///
   /// `send` asserts the state right after the sent action; the actions its effects send back
@@ -136,7 +138,7 @@ extension TestStore where Action == Output {
   ) {
     let reducer = reducer()
     typealias Event = ReducerTestEvent<Action>
-    let harness = Harness<State, Action, Output>(
+    let harness = Harness<State, Action, ReceivedAction>(
       initialState: initialState,
       reduce: { state, event in
         switch event {
@@ -145,12 +147,12 @@ extension TestStore where Action == Output {
         }
       },
       embed: { Event.sent($0) },
-      output: { (event: Event) -> Output? in
-        if case .received(let output) = event { return output }
+      received: { (event: Event) -> ReceivedAction? in
+        if case .received(let action) = event { return action }
         return nil
       },
       sendAsserts: .sentAction,
-      creation: Location(fileID: fileID, filePath: filePath, line: line, column: column)
+      creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     )
     self.init(initialState: initialState, harness: harness)
   }
@@ -178,25 +180,25 @@ extension TestStore {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) where R.State == State, R.Action == Action, R.Mutation == Output {
-    let recorder = Recorder<State, Output>()
+  ) where R.State == State, R.Action == Action, R.Mutation == ReceivedAction {
+    let log = ReceivedLog<State, ReceivedAction>()
     let routes = RouteHub()
-    routes.observe { route in
-      MainActor.assumeIsolated { recorder.routes.append(route) }
+    routes.onPublish { route in
+      MainActor.assumeIsolated { log.routes.append(route) }
     }
     let reducer = ReactorReducer(reactor: reactor, routes: routes) { mutation, before, after in
-      MainActor.assumeIsolated { recorder.record(mutation, before: before, after: after) }
+      MainActor.assumeIsolated { log.record(mutation, before: before, after: after) }
     }
     self.init(
       initialState: initialState,
       harness: Harness(
         initialState: initialState,
-        recorder: recorder,
+        log: log,
         reduce: { reducer.reduce(into: &$0, action: $1) },
         embed: { .action($0) },
-        output: { _ in nil },
+        received: { _ in nil },
         sendAsserts: .wholeBatch,
-        creation: Location(fileID: fileID, filePath: filePath, line: line, column: column),
+        creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
         start: .subscribe
       ))
   }
@@ -213,7 +215,7 @@ extension TestStore {
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
-  ) where S.State == State, S.Event == Action, S.Event == Output {
+  ) where S.State == State, S.Event == Action, S.Event == ReceivedAction {
     let reducer = FeedbackReducer(system: system, loop: FeedbackLoop())
     self.init(
       initialState: initialState,
@@ -221,9 +223,9 @@ extension TestStore {
         initialState: initialState,
         reduce: { reducer.reduce(into: &$0, action: $1) },
         embed: { .event($0) },
-        output: { if case .feedback(let event) = $0 { event } else { nil } },
+        received: { if case .feedback(let event) = $0 { event } else { nil } },
         sendAsserts: .sentAction,
-        creation: Location(fileID: fileID, filePath: filePath, line: line, column: column),
+        creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
         start: .start,
         stop: .stop
       ))

@@ -218,7 +218,7 @@ extension Store {
   ) -> Store<ChildState, ChildAction>? {
     let isPresentPath = toChildState.appending(path: \Optional<ChildState>.isPresent)
     let childState = core.state[keyPath: toChildState]
-    observe(isPresentPath, value: childState != nil)
+    trackRead(isPresentPath, value: childState != nil)
     guard let childState else {
       children[id] = nil
       return nil

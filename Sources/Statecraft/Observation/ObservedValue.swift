@@ -53,7 +53,7 @@ final class ObservedKeyPath<State, Action, Value>: ObservedValue<State, Action> 
 extension Store: ObservedStore {
   /// Registers a read of `keyPath` with Observation, and remembers its value to compare after
   /// the next batch.
-  func observe<Value>(_ keyPath: KeyPath<State, Value>, value: Value) {
+  func trackRead<Value>(_ keyPath: KeyPath<State, Value>, value: Value) {
     if let observed = observedValues[keyPath] {
       observed.access(self)
       return

@@ -25,9 +25,9 @@ package final class RouteHub: Sendable {
     }
   }
 
-  /// Calls `observe` with every route published from now on, synchronously, in order: how a
+  /// Calls `deliver` with every route published from now on, synchronously, in order: how a
   /// test store records routes.
-  package func observe(_ observe: @escaping @Sendable (any Sendable) -> Void) {
+  package func onPublish(_ deliver: @escaping @Sendable (any Sendable) -> Void) {
     let id = nextListener.withValue { id in
       defer { id &+= 1 }
       return id
@@ -35,7 +35,7 @@ package final class RouteHub: Sendable {
     listeners.withValue {
       $0[id] = Listener(
         deliver: { route in
-          observe(route)
+          deliver(route)
           return true
         },
         finish: {})

@@ -1,13 +1,12 @@
-import IssueReporting
 import Statecraft
 
 /// Runs a test store's feature on the engine and records what its effects send back, with the
 /// state before and after each.
 @MainActor
-final class Harness<State, Action, Output> {
+final class Harness<State, Action, ReceivedAction> {
   let runtime: StoreRuntime
-  let creation: Location
-  let recorder: Recorder<State, Output>
+  let creation: CallSite
+  let log: ReceivedLog<State, ReceivedAction>
   private let readState: () -> State
   private let sendAction: (Action) -> StoreTask
   private let stopLoop: (() -> Void)?
@@ -21,46 +20,46 @@ final class Harness<State, Action, Output> {
   /// - Parameters:
   ///   - reduce: The feature's reducer over its store-internal events.
   ///   - embed: The event of an action the test sends.
-  ///   - output: The output an event is, if the test must receive it (nil for a reactor, whose
-  ///     mutations are recorded by its reducer through the recorder).
+  ///   - received: The received action an event is, if the test must receive it (nil for a
+  ///     reactor, whose mutations are recorded by its reducer through the log).
   ///   - sendAsserts: What `send` asserts: the state after the sent action alone (a reducer, as
   ///     TCA), or after the whole synchronous batch it starts (a reactor, as a live store shows
   ///     it when `send` returns).
   init<Event>(
     initialState: State,
-    recorder: Recorder<State, Output> = Recorder(),
+    log: ReceivedLog<State, ReceivedAction> = ReceivedLog(),
     reduce: @escaping (inout State, Event) -> Effect<Event>,
     embed: @escaping (Action) -> Event,
-    output: @escaping (Event) -> Output?,
+    received: @escaping (Event) -> ReceivedAction?,
     sendAsserts: SendAssertion,
-    creation: Location,
+    creation: CallSite,
     start: Event? = nil,
     stop: Event? = nil
   ) {
-    recorder.sendAssertion = sendAsserts
+    log.sendAssertion = sendAsserts
     self.assertedState = initialState
     let root = RootCore<State, Event>(initialState: initialState) { state, event in
-      if recorder.phase == .awaitingSentAction {
+      if log.phase == .awaitingSentAction {
         let effect = reduce(&state, event)
-        recorder.phase = .sending
-        recorder.stateAfterSentAction = state
+        log.phase = .sending
+        log.stateAfterSentAction = state
         return effect
       }
-      guard let output = output(event) else { return reduce(&state, event) }
+      guard let action = received(event) else { return reduce(&state, event) }
       let before = state
       let effect = reduce(&state, event)
-      recorder.record(output, before: before, after: state)
+      log.record(action, before: before, after: state)
       return effect
     }
-    self.recorder = recorder
+    self.log = log
     self.root = root
     self.runtime = root.runtime
     self.creation = creation
     self.readState = { [unowned root] in root.state }
     self.sendAction = { [unowned root] action in
-      recorder.phase = sendAsserts == .sentAction ? .awaitingSentAction : .sending
-      recorder.stateAfterSentAction = nil
-      defer { recorder.phase = .idle }
+      log.phase = sendAsserts == .sentAction ? .awaitingSentAction : .sending
+      log.stateAfterSentAction = nil
+      defer { log.phase = .idle }
       return root.send(embed(action), group: nil)
     }
     self.stopLoop = stop.map { stop in { [unowned root] in _ = root.send(stop, group: nil) } }
@@ -74,12 +73,12 @@ final class Harness<State, Action, Output> {
   /// Sends an action; returns its task and the state that `send` asserts.
   func send(_ action: Action) -> (StoreTask, State) {
     let task = sendAction(action)
-    return (task, recorder.stateAfterSentAction ?? currentState)
+    return (task, log.stateAfterSentAction ?? currentState)
   }
 
-  var received: [Received<State, Output>] {
-    get { recorder.received }
-    set { recorder.received = newValue }
+  var received: [ReceivedStep<State, ReceivedAction>] {
+    get { log.received }
+    set { log.received = newValue }
   }
 
   // MARK: - Waiting
@@ -157,9 +156,10 @@ enum SendAssertion {
   case wholeBatch
 }
 
-/// What the engine recorded for the harness, filled in by the reducer it wraps.
+/// What the store received for the test: the actions effects sent back, and the routes a reactor
+/// published; filled in by the reducer the harness wraps.
 @MainActor
-final class Recorder<State, Output> {
+final class ReceivedLog<State, ReceivedAction> {
   enum Phase {
     case idle
     case awaitingSentAction
@@ -169,23 +169,24 @@ final class Recorder<State, Output> {
   var phase = Phase.idle
   var sendAssertion = SendAssertion.sentAction
   var stateAfterSentAction: State?
-  var received: [Received<State, Output>] = []
+  /// The received actions the test has not asserted yet, in order.
+  var received: [ReceivedStep<State, ReceivedAction>] = []
   /// The routes a reactor published and the test has not received, in order.
   var routes: [any Sendable] = []
 
   nonisolated init() {}
 
-  /// Records an output an effect sent, unless it is part of a `send` that asserts its whole
+  /// Records an action an effect sent back, unless it is part of a `send` that asserts its whole
   /// batch.
-  func record(_ output: Output, before: State, after: State) {
+  func record(_ action: ReceivedAction, before: State, after: State) {
     if phase != .idle && sendAssertion == .wholeBatch { return }
-    received.append(Received(output: output, before: before, after: after))
+    received.append(ReceivedStep(action: action, before: before, after: after))
   }
 }
 
-/// An output the store received, with the state before and after it was reduced.
-struct Received<State, Output> {
-  let output: Output
+/// An action the store received from an effect, with the state before and after it was reduced.
+struct ReceivedStep<State, ReceivedAction> {
+  let action: ReceivedAction
   let before: State
   let after: State
   /// Whether a later `send` already asserted past it (it was left unasserted): receiving it then
@@ -204,22 +205,5 @@ private final class WakeUp {
     self.continuation = nil
     timer?.cancel()
     continuation.resume(returning: changed)
-  }
-}
-
-/// Where a test store reports a failure: the test's line.
-struct Location {
-  let fileID: StaticString
-  let filePath: StaticString
-  let line: UInt
-  let column: UInt
-
-  func fail(_ message: String) {
-    reportIssue(message, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-
-  func warn(_ message: String) {
-    reportIssue(
-      message, severity: .warning, fileID: fileID, filePath: filePath, line: line, column: column)
   }
 }

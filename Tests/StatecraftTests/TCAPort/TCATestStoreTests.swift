@@ -149,11 +149,11 @@ extension Engine {
       #expect(predicateCalled)
 
       await store.send(.noop)
-      await expectOneFailure(containing: ["Received an unexpected output"]) {
+      await expectOneFailure(containing: ["Received unexpected action"]) {
         await store.receive(.noop)
       }
       await store.send(.noop)
-      await expectOneFailure(containing: ["Received an unexpected output"]) {
+      await expectOneFailure(containing: ["Received unexpected action"]) {
         await store.receive(where: { $0 == .noop })
       }
     }
@@ -351,7 +351,7 @@ extension Engine {
       await store.send(.tap)
       await store.receive(\.delegate.success, 42)
       await store.send(.tap)
-      await expectOneFailure(containing: ["Received an unexpected output", "success(42)"]) {
+      await expectOneFailure(containing: ["Received unexpected action", "success(42)"]) {
         await store.receive(\.delegate.success, 43)
       }
     }

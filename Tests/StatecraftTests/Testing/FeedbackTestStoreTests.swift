@@ -32,7 +32,7 @@ extension Engine {
     @Test func theEventOfAFeedbackTheLastSendTriggeredMustBeReceived() async {
       let store = TestStore(initialState: Parity.State(), system: Parity())
       await store.send(.increment) { $0.count = 1 }
-      await expectOneFailure(containing: ["received 1 unexpected output", "setParity"]) {
+      await expectOneFailure(containing: ["received 1 unexpected action", "setParity"]) {
         await store.finish()
       }
     }

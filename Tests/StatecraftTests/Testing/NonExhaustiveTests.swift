@@ -5,7 +5,7 @@ import Testing
 @testable import Statecraft
 
 extension Engine {
-  /// A store that is not exhaustive lets the output its effects have due apply before it sends,
+  /// A store that is not exhaustive lets the actions its effects have due apply before it sends,
   /// skips or asserts: no manual yield in the test.
   @MainActor
   @Suite struct NonExhaustiveTests {
@@ -32,7 +32,7 @@ extension Engine {
       }
     }
 
-    @Test func sendSeesTheOutputThatIsDue() async {
+    @Test func sendSeesTheActionThatIsDue() async {
       let store = TestStore(initialState: Feature.State()) { Feature(clock: TestClock()) }
       store.exhaustivity = .off
       await store.send(.increment) { $0.count = 1 }
@@ -44,7 +44,7 @@ extension Engine {
       await store.finish()
     }
 
-    @Test func skipReceivedActionsSeesTheOutputThatIsDue() async {
+    @Test func skipReceivedActionsSeesTheActionThatIsDue() async {
       let store = TestStore(initialState: Feature.State()) { Feature(clock: TestClock()) }
       await store.send(.increment) { $0.count = 1 }
       await store.skipReceivedActions()
@@ -52,7 +52,7 @@ extension Engine {
       await store.finish()
     }
 
-    @Test func assertSeesTheOutputThatIsDue() async {
+    @Test func assertSeesTheActionThatIsDue() async {
       let clock = TestClock()
       let store = TestStore(initialState: Feature.State()) { Feature(clock: clock) }
       store.exhaustivity = .off

@@ -71,7 +71,7 @@ extension Engine {
       let store = TestStore(initialState: TapReactor.State(), reactor: TapReactor(clock: clock))
       await store.send(.delayedTap)
       await clock.advance(by: .seconds(1))
-      await expectOneFailure(containing: ["received 1 unexpected output", "setCount(1)"]) {
+      await expectOneFailure(containing: ["received 1 unexpected action", "setCount(1)"]) {
         await store.finish()
       }
     }

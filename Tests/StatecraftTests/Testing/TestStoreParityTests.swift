@@ -62,7 +62,7 @@ extension Engine {
     @Test func receiveByCaseKeyPathFailsOnAnotherValue() async {
       let store = TestStore(initialState: Feature.State()) { Feature() }
       await store.send(\.refresh)
-      await expectOneFailure(containing: ["Received an unexpected output", "loaded(1)"]) {
+      await expectOneFailure(containing: ["Received unexpected action", "loaded(1)"]) {
         await store.receive(\.loaded, 2) { $0.count = 1 }
       }
       await store.finish()
@@ -118,7 +118,7 @@ extension Engine {
     @Test func sendLetsTheEffectsItStartedRunAsInTCA() async {
       let store = TestStore(initialState: Feature.State()) { Feature() }
       await store.send(\.refresh)
-      await expectOneFailure(containing: ["Must handle 1 received output", "loaded(1)"]) {
+      await expectOneFailure(containing: ["Must handle 1 received action", "loaded(1)"]) {
         await store.send(\.setCount, 5) { $0.count = 5 }
       }
       await store.receive(\.loaded, 1) { $0.count = 1 }
@@ -138,7 +138,7 @@ extension Engine {
       await store.finish()
     }
 
-    @Test func aSkippedEffectKeepsRunningAndItsOutputIsReceived() async {
+    @Test func aSkippedEffectKeepsRunningAndItsActionIsReceived() async {
       let clock = TestClock()
       let store = TestStore(initialState: CancelledEffectTests.Timer.State()) {
         Reduce<CancelledEffectTests.Timer.State, CancelledEffectTests.Timer.Action> {

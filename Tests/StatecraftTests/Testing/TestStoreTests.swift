@@ -134,7 +134,7 @@ extension Engine {
       let store = makeStore(clock)
       await store.send(.factButtonTapped) { $0.isLoading = true }
       await clock.advance(by: .seconds(1))
-      await expectOneFailure(containing: ["received 1 unexpected output", "factResponse"]) {
+      await expectOneFailure(containing: ["received 1 unexpected action", "factResponse"]) {
         await store.finish()
       }
     }
@@ -144,7 +144,7 @@ extension Engine {
       let store = makeStore(clock)
       await store.send(.factButtonTapped) { $0.isLoading = true }
       await clock.advance(by: .seconds(1))
-      await expectOneFailure(containing: ["Received an unexpected output", "factResponse"]) {
+      await expectOneFailure(containing: ["Received unexpected action", "factResponse"]) {
         await store.receive(.tick)
       }
       await store.finish()
@@ -173,22 +173,22 @@ extension Engine {
       let store = makeStore(clock)
       await store.send(.factButtonTapped) { $0.isLoading = true }
       await clock.advance(by: .seconds(1))
-      await expectOneFailure(containing: ["Must handle 1 received output"]) {
+      await expectOneFailure(containing: ["Must handle 1 received action"]) {
         await store.send(.increment) { $0.count = 1 }
       }
       await store.skipReceivedActions()
       await store.finish()
     }
 
-    @Test func outputLeftUnassertedBySendStaysReceivable() async {
+    @Test func actionLeftUnassertedBySendStaysReceivable() async {
       let clock = TestClock()
       let store = makeStore(clock)
       await store.send(.factButtonTapped) { $0.isLoading = true }
       await clock.advance(by: .seconds(1))
-      await expectOneFailure(containing: ["Must handle 1 received output"]) {
+      await expectOneFailure(containing: ["Must handle 1 received action"]) {
         await store.send(.increment) { $0.count = 1 }
       }
-      await expectOneFailure(containing: ["Must handle 1 received output"]) {
+      await expectOneFailure(containing: ["Must handle 1 received action"]) {
         await store.send(.increment) { $0.count = 2 }
       }
       await store.receive(.factResponse("0 is a number")) {

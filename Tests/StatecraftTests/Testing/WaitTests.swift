@@ -32,7 +32,7 @@ extension Engine {
     }
 
     @Test(.timeLimit(.minutes(1)))
-    func receiveReturnsOnceTheOutputArrivedThoughTheEffectKeepsRunning() async {
+    func receiveReturnsOnceTheActionArrivedThoughTheEffectKeepsRunning() async {
       let clock = TestClock()
       let store = TestStore(initialState: Feature.State()) { Feature(clock: clock) }
       store.timeout = .seconds(600)
