@@ -51,12 +51,7 @@ public protocol Reducer<State, Action> {
 extension Reducer where Body == Never {
   /// A `reduce`-based reducer has no body.
   public var body: Body {
-    fatalError(
-      """
-      '\(Self.self)' has no body. Do not access a reducer's 'body' directly: call \
-      'reduce(into:action:)' instead.
-      """
-    )
+    fatalError(Diagnostics.bodyOfReduceBasedReducer(Self.self))
   }
 }
 

@@ -27,7 +27,7 @@ import Observation
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action>: Observable {
-  let core: Core<State, Action>
+  let core: any Core<State, Action>
   let registrar = ObservationRegistrar()
   /// What readers have observed since the value last changed, by key path of `State`.
   var observedValues: [AnyKeyPath: ObservedValue<State, Action>] = [:]
@@ -35,7 +35,7 @@ public final class Store<State, Action>: Observable {
   var children: [ScopeID: AnyObject] = [:]
 
   @usableFromInline
-  package init(core: Core<State, Action>) {
+  package init(core: any Core<State, Action>) {
     self.core = core
   }
 

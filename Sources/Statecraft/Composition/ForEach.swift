@@ -165,14 +165,10 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       reportMissingElement(action: elementAction, id: id)
       return .none
     }
-    let effect: Effect<Element.Action>
-    if let context = ReduceContext.current {
-      // NB: lets the row indexes of the store tree see which row this writes (RowIndex.swift).
-      let written = context.willWrite(elements, id: id)
-      effect = element.reduce(into: &elements[index], action: elementAction)
-      context.didWrite(elements, to: written)
-    } else {
-      effect = element.reduce(into: &elements[index], action: elementAction)
+    // NB: lets the row indexes of the store tree see which row this writes (see
+    // Engine/Rows/RowObservation.swift).
+    let effect = RowObservation.write(row: id, of: &elements) {
+      element.reduce(into: &$0[index], action: elementAction)
     }
     if effect.isNone { return .none }
     let toElementAction = self.toElementAction

@@ -145,7 +145,7 @@ extension Store {
     action toRowAction: CaseKeyPath<Action, IdentifiedAction<ID, ElementAction>>
   ) -> Store<ElementState, ElementAction>? {
     let embed = AnyCasePath(toRowAction)
-    return scope(
+    return rowStore(
       state: toRows, id: id,
       scopeID: ScopeID(state: toRows, action: RowScopeAction(toRowAction, id)),
       embed: { embed.embed(.element(id: id, action: $0)) })
@@ -161,7 +161,7 @@ extension Store {
     id: ID,
     action embed: @escaping (IdentifiedAction<ID, ElementAction>) -> Action
   ) -> Store<ElementState, ElementAction>? {
-    scope(
+    rowStore(
       state: toRows, id: id,
       scopeID: ScopeID(
         state: toRows, action: RowScopeAction(EmbeddedAction(ElementAction.self), id)),
@@ -169,33 +169,6 @@ extension Store {
   }
 
   // MARK: - Building child stores
-
-  private func scope<ID: Hashable & Sendable, ElementState, ElementAction>(
-    state toRows: KeyPath<State, IdentifiedArray<ID, ElementState>>,
-    id: ID,
-    scopeID: ScopeID,
-    embed: @escaping (ElementAction) -> Action
-  ) -> Store<ElementState, ElementAction>? {
-    let core = self.core
-    let index = core.runtime.rowIndex(core: core, path: toRows) {
-      IdentifiedRowIndex { [weak core] in core?.state[keyPath: toRows] }
-    }
-    let rowState = core.state[keyPath: toRows][id: id]
-    index.observePresence(of: AnyHashable(id), isPresent: rowState != nil)
-    guard let rowState else {
-      children[scopeID] = nil
-      return nil
-    }
-    if let child = children[scopeID] as? Store<ElementState, ElementAction> {
-      return child
-    }
-    let child = Store<ElementState, ElementAction>(
-      core: RowScopedCore(
-        parent: core, toRows: toRows, id: id, index: index, initialState: rowState,
-        fromAction: embed))
-    children[scopeID] = child
-    return child
-  }
 
   private func scope<ChildState, ChildAction>(
     state toChildState: KeyPath<State, ChildState>,
@@ -227,7 +200,7 @@ extension Store {
       return child
     }
     let child = Store<ChildState, ChildAction>(
-      core: OptionalScopedCore(
+      core: ScopedCore.whilePresent(
         parent: core, initialState: childState, toState: { $0[keyPath: toChildState] },
         fromAction: embed))
     children[id] = child

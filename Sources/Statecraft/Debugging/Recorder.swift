@@ -1,5 +1,3 @@
-import IssueReporting
-
 /// Records a store's timeline: the actions its reducer receives and the states they lead to.
 ///
 /// Attach a recorder to the reducer a store is built from, with
@@ -57,13 +55,8 @@ public final class Recorder<State, Action> {
   ) {
     self.initialState = initialState
     if stateInterval < 1 {
-      reportIssue(
-        """
-        A recorder was asked to store the state every \(stateInterval) actions.
-
-        The interval must be at least 1 (1 stores every state). Storing every 1 instead.
-        """,
-        fileID: fileID, filePath: filePath, line: line, column: column)
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        .report(Diagnostics.recorderStateInterval(stateInterval))
       self.stateInterval = 1
     } else {
       self.stateInterval = stateInterval
@@ -88,14 +81,7 @@ public final class Recorder<State, Action> {
     guard let isEqual = equalityCheck(for: State.self), !isEqual(initialState, state) else {
       return
     }
-    location.report(
-      """
-      A recorder's first action arrived in a state other than the recorder's initial state.
-
-      A replay starts from the initial state, so this recording would not reproduce the \
-      session. Build the store from the recorder's state: \
-      'Store(initialState: recorder.initialState) { Feature().recording(into: recorder) }'.
-      """)
+    location.report(Diagnostics.recorderStartedInAnotherState)
   }
 
   func didReduce(_ action: Action, into state: State) {

@@ -51,24 +51,11 @@ extension Store {
   ) -> Bool {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
     guard let state = recording.state(at: step, reducer: reducer) else {
-      location.report(
-        """
-        'jump(toStep:)' was asked for step \(step) of a recording of \(recording.stepCount) \
-        steps.
-
-        The recording's steps are 0 (the initial state) to \(recording.stepCount) (the state \
-        after its last action). Pass a step in that range.
-        """)
+      location.report(Diagnostics.jumpOutOfRange(step: step, stepCount: recording.stepCount))
       return false
     }
     guard core.replaceState(state) else {
-      location.report(
-        """
-        'jump(toStep:)' was called on a store made by 'scope'.
-
-        A child store reads its state through to the root store, which owns it. Jump the root \
-        store, with a recording of the root's state and actions.
-        """)
+      location.report(Diagnostics.jumpOnScopedStore)
       return false
     }
     return true

@@ -39,18 +39,19 @@ extension Task where Success == Never, Failure == Never {
 struct EffectScope: Sendable {
   @TaskLocal static var current: EffectScope?
 
-  let runtime: WeakRuntime
+  let registry: WeakEffectRegistry
   let namespace: Namespace
 
   @MainActor
   func cancel(id: AnyHashableSendable) {
-    runtime.value?.cancel(CancellationKey(namespace: namespace, id: id))
+    registry.value?.cancel(CancellationKey(namespace: namespace, id: id))
   }
 }
 
-/// A runtime held weakly, so that an effect's task doesn't keep its store's runtime alive.
+/// An effect registry held weakly, so that an effect's task doesn't keep its store's effects
+/// alive.
 @MainActor
-final class WeakRuntime: Sendable {
-  weak var value: StoreRuntime?
-  init(_ value: StoreRuntime) { self.value = value }
+final class WeakEffectRegistry: Sendable {
+  weak var value: EffectRegistry?
+  init(_ value: EffectRegistry) { self.value = value }
 }

@@ -173,7 +173,8 @@ struct FeedbackNamespace: Hashable, Sendable {
   @inlinable init() {}
 }
 
-/// Lets ``Store/run()`` start and stop the loop of the store's feedback system.
+/// Lets ``Store/run(fileID:filePath:line:column:)`` start and stop the loop of the store's
+/// feedback system.
 @MainActor
 @usableFromInline
 final class FeedbackLoopControl {
@@ -191,11 +192,11 @@ final class FeedbackLoopControl {
 extension Store {
   /// Creates a store that runs a feedback system on `initialState`.
   ///
-  /// Events sent before ``run()`` starts the feedbacks are reduced at once (the state, and a
-  /// binding's getter, show them); the feedbacks see each state they made, in order, when the
-  /// loop starts, and `await store.send(event).finish()` waits until then and for the work the
-  /// feedbacks started for that state. Releasing the store with such events while the loop never
-  /// ran is reported.
+  /// Events sent before ``run(fileID:filePath:line:column:)`` starts the feedbacks are reduced
+  /// at once (the state, and a binding's getter, show them); the feedbacks see each state they
+  /// made, in order, when the loop starts, and `await store.send(event).finish()` waits until
+  /// then and for the work the feedbacks started for that state. Releasing the store with such
+  /// events while the loop never ran is reported.
   @inlinable
   public convenience init<System: FeedbackSystem>(initialState: State, system: System)
   where System.State == State, System.Event == Action {
@@ -218,15 +219,18 @@ extension Store {
   /// ```swift
   /// .task { await store.run() }   // SwiftUI: the loop lives as long as the view
   /// ```
-  public func run() async {
+  ///
+  /// Calling it on a store that does not run a feedback system is reported as an issue at the
+  /// call, and returns at once.
+  public func run(
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) async {
     guard let control = core.runtime.attachment(FeedbackLoopControl.self) else {
-      reportIssue(
-        """
-        'run()' was called on a store that does not run a feedback system.
-
-        'run()' starts the feedbacks of a store created with 'Store(initialState:system:)'. \
-        Stores of reducers and reactors start their effects when actions are sent.
-        """)
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        .report(Diagnostics.runWithoutFeedbackSystem)
       return
     }
     control.runs += 1

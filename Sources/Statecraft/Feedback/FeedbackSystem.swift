@@ -29,8 +29,8 @@
 ///
 /// The system runs on the same engine as a ``Reducer``: events are reduced on the main actor in
 /// order. Feedbacks run concurrently; a feedback triggered again cancels its stale run. Events
-/// sent before ``Store/run()`` starts the feedbacks are reduced at once; the feedbacks see the
-/// states they made, in order, when the loop starts.
+/// sent before ``Store/run(fileID:filePath:line:column:)`` starts the feedbacks are reduced at
+/// once; the feedbacks see the states they made, in order, when the loop starts.
 public protocol FeedbackSystem {
   /// What the system shows.
   associatedtype State: Sendable

@@ -93,6 +93,59 @@ enum Diagnostics {
     """
   }
 
+  static let routesWithoutReactor = """
+    'routes' was called on a store that does not run a reactor.
+
+    Routes come from 'Reactor.route(for:)'. Create the store with \
+    'Store(initialState:reactor:)' to receive them.
+    """
+
+  static let runWithoutFeedbackSystem = """
+    'run()' was called on a store that does not run a feedback system.
+
+    'run()' starts the feedbacks of a store created with 'Store(initialState:system:)'. \
+    Stores of reducers and reactors start their effects when actions are sent.
+    """
+
+  static func recorderStateInterval(_ stateInterval: Int) -> String {
+    """
+    A recorder was asked to store the state every \(stateInterval) actions.
+
+    The interval must be at least 1 (1 stores every state). Storing every 1 instead.
+    """
+  }
+
+  static let recorderStartedInAnotherState = """
+    A recorder's first action arrived in a state other than the recorder's initial state.
+
+    A replay starts from the initial state, so this recording would not reproduce the \
+    session. Build the store from the recorder's state: \
+    'Store(initialState: recorder.initialState) { Feature().recording(into: recorder) }'.
+    """
+
+  static func jumpOutOfRange(step: Int, stepCount: Int) -> String {
+    """
+    'jump(toStep:)' was asked for step \(step) of a recording of \(stepCount) steps.
+
+    The recording's steps are 0 (the initial state) to \(stepCount) (the state after its last \
+    action). Pass a step in that range.
+    """
+  }
+
+  static let jumpOnScopedStore = """
+    'jump(toStep:)' was called on a store made by 'scope'.
+
+    A child store reads its state through to the root store, which owns it. Jump the root \
+    store, with a recording of the root's state and actions.
+    """
+
+  static func bodyOfReduceBasedReducer(_ reducer: Any.Type) -> String {
+    """
+    '\(reducer)' has no body. Do not access a reducer's 'body' directly: call \
+    'reduce(into:action:)' instead.
+    """
+  }
+
   static func feedbackLoopNeverRan(unprocessedEventCount count: Int) -> String {
     """
     A feedback system's store was released with \(count) event(s) that its feedbacks never saw:

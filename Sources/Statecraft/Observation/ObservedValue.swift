@@ -67,7 +67,8 @@ extension Store: ObservedStore {
 
   /// Called by the root after each batch: notifies the observers of the key paths whose values
   /// changed, and forgets them until they are read again.
-  func publishChanges() {
+  @usableFromInline
+  package func publishChanges() {
     let state = core.state
     var changed: [(AnyKeyPath, ObservedValue<State, Action>)] = []
     for (keyPath, observed) in observedValues where observed.hasChanged(in: state) {
@@ -78,5 +79,6 @@ extension Store: ObservedStore {
     for (_, observed) in changed { observed.notify(self) }
   }
 
-  var isObserving: Bool { !observedValues.isEmpty }
+  @usableFromInline
+  package var isObserving: Bool { !observedValues.isEmpty }
 }

@@ -1,7 +1,7 @@
 import ConcurrencyExtras
-import IssueReporting
 
-/// Delivers a reactor's routes to the coordinators listening through ``Store/routes(_:)``.
+/// Delivers a reactor's routes to the coordinators listening through
+/// ``Store/routes(_:fileID:filePath:line:column:)``.
 ///
 /// Routes are published from the reducer, which the store runs on the main actor; the lock only
 /// lets a stream that ends on another thread leave without a hop.
@@ -79,15 +79,19 @@ extension Store {
   ///   }
   /// }
   /// ```
-  public func routes<Route: Sendable>(_ type: Route.Type = Route.self) -> AsyncStream<Route> {
+  ///
+  /// Calling it on a store that does not run a reactor is reported as an issue at the call, and
+  /// returns a stream that has ended.
+  public func routes<Route: Sendable>(
+    _ type: Route.Type = Route.self,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> AsyncStream<Route> {
     guard let hub = core.runtime.attachment(RouteHub.self) else {
-      reportIssue(
-        """
-        'routes' was called on a store that does not run a reactor.
-
-        Routes come from 'Reactor.route(for:)'. Create the store with \
-        'Store(initialState:reactor:)' to receive them.
-        """)
+      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+        .report(Diagnostics.routesWithoutReactor)
       return AsyncStream { $0.finish() }
     }
     return hub.listen(type)

@@ -1,21 +1,25 @@
+// Owns the tasks behind one `StoreTask`: the effects an action started (and those its effects'
+// actions started) join its group, so that `await store.send(action).finish()` waits for them and
+// `cancel()` cancels them, through EffectRegistry.swift.
+
 /// The tasks behind one ``StoreTask``: they join when started and leave when they finish.
 @MainActor
 @usableFromInline
 package final class EffectGroup {
   private var tasks: [UInt64: Task<Void, Never>] = [:]
   private(set) var isCancelled = false
-  /// The runtime that runs the tasks: cancelling goes through it, so that it knows which of its
+  /// The registry that runs the tasks: cancelling goes through it, so that it knows which of its
   /// effects are over.
-  private weak var runtime: StoreRuntime?
+  private weak var registry: EffectRegistry?
 
   nonisolated init() {}
 
   var isEmpty: Bool { tasks.isEmpty }
 
-  func add(_ token: UInt64, _ task: Task<Void, Never>, runtime: StoreRuntime) {
-    self.runtime = runtime
+  func add(_ token: UInt64, _ task: Task<Void, Never>, registry: EffectRegistry) {
+    self.registry = registry
     tasks[token] = task
-    if isCancelled { runtime.cancelEffect(token) }
+    if isCancelled { registry.cancelEffect(token) }
   }
 
   func remove(_ token: UInt64) {
@@ -25,7 +29,7 @@ package final class EffectGroup {
   func cancel() {
     isCancelled = true
     for (token, task) in tasks {
-      if let runtime { runtime.cancelEffect(token) } else { task.cancel() }
+      if let registry { registry.cancelEffect(token) } else { task.cancel() }
     }
   }
 

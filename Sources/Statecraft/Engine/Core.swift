@@ -1,48 +1,42 @@
+// Owns what every store's runtime does, whatever it is: the `Core` protocol that a `Store` holds,
+// with its two conformers, RootCore.swift (owns the state, runs the send loop) and
+// ScopedCore.swift (reads through to a parent, forwards to it); and the context an effect runs in.
+
 /// The runtime behind a ``Store``: the root that owns the state, or a scope that reads through to
 /// its parent. A `Store` is a thin, observable face on one of these.
+///
+/// NB: a protocol rather than a class hierarchy: a call through `any Core` costs what a call
+/// through a class's vtable did (measured by B1 and B4, see the Engine article), and no member is
+/// an abstract stub.
 @MainActor
 @usableFromInline
-package class Core<State, Action> {
+package protocol Core<State, Action>: AnyObject {
+  associatedtype State
+  associatedtype Action
+
   /// The current state, read through to the root.
-  package var state: State {
-    fatalError("Core is abstract: RootCore and ScopedCore override this.")
-  }
+  var state: State { get }
 
   /// The root's runtime: effects, observers and streams.
-  @usableFromInline
-  package var runtime: StoreRuntime {
-    fatalError("Core is abstract: RootCore and ScopedCore override this.")
-  }
+  var runtime: StoreRuntime { get }
 
   /// Sends `action` to the root, joining `group` (the `StoreTask` of an effect that sent it).
-  @usableFromInline
-  package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
-    fatalError("Core is abstract: RootCore and ScopedCore override this.")
-  }
+  func send(_ action: Action, group: EffectGroup?) -> StoreTask
 
   /// Replaces the state outside the reducer (time travel) and tells observers; false for a core
   /// that does not own its state (a scope).
-  package func replaceState(_ state: State) -> Bool { false }
-
-  /// Whether the state this core reads is present (false for a scope over nil optional state).
-  var isPresent: Bool { true }
+  func replaceState(_ state: State) -> Bool
 
   /// A core for a child store of this one, reading its state through `toState` and sending its
   /// actions through `fromAction`.
   func scoped<ChildState, ChildAction>(
     toState: @escaping (State) -> ChildState,
     fromAction: @escaping (ChildAction) -> Action
-  ) -> Core<ChildState, ChildAction> {
-    ScopedCore(parent: self, toState: toState, fromAction: fromAction)
-  }
+  ) -> any Core<ChildState, ChildAction>
 
   /// Registers a store of this core whose readers observe key paths, to be re-checked after each
   /// batch. (Row stores register with their row index instead.)
-  func register(observedStore: any ObservedStore) {
-    runtime.register(observedStore: observedStore)
-  }
-
-  nonisolated init() {}
+  func register(observedStore: any ObservedStore)
 }
 
 /// What the store does with an effect's tasks and the actions they send.

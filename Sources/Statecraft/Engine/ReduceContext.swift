@@ -1,4 +1,6 @@
-import IdentifiedCollections
+// Owns what the reducers of a store tree can reach while its root reduces an action: the row
+// indexes (see Rows/) and the log of pulse assignments (see Pulse.swift), through a thread-local
+// that RootCore.swift sets around the reducer only while one of them is in use.
 
 #if canImport(Darwin)
   import Darwin
@@ -8,8 +10,9 @@ import IdentifiedCollections
   import Musl
 #endif
 
-/// What a store tree tells the reducers it runs: its row indexes (see RowIndex.swift) and whether
-/// any of its effects is running. Reducers reach it through a thread-local while the root reduces.
+/// What a store tree tells the reducers it runs: its row indexes (see Rows/RowObservation.swift)
+/// and whether its pulses are logged, with the log. Reducers reach it through a thread-local while
+/// the root reduces.
 ///
 /// NB: it is not main-actor isolated because `forEach` reaches it from nonisolated reducer code.
 /// It is only ever used on the thread that set it as current: the root store's (the main actor's)
@@ -17,7 +20,7 @@ import IdentifiedCollections
 @usableFromInline
 final class ReduceContext {
   /// The row indexes of the store tree, in the order they were made.
-  var indexes: [RowIndex] = []
+  var indexes: [any AnyRowIndex] = []
   /// Whether a pulse stream reads the store tree: pulse assignments are then logged.
   var logsPulses = false
   /// Every pulse assignment of the batch being reduced, in order (see Pulse.swift).
@@ -54,38 +57,5 @@ final class ReduceContext {
 
   static func exit(to previous: UnsafeMutableRawPointer?) {
     pthread_setspecific(key, previous)
-  }
-
-  // MARK: - Element writes
-
-  /// Called by `forEach` before an element reducer writes the element `id` of `rows`: lets go of
-  /// the snapshots of `rows` and records `id` as touched. Returns the indexes to hand back to
-  /// ``didWrite(_:to:)``.
-  @usableFromInline
-  func willWrite<ID: Hashable, Element>(
-    _ rows: IdentifiedArray<ID, Element>, id: ID
-  ) -> [RowIndex] {
-    let identity = storageIdentity(of: rows)
-    var written: [RowIndex] = []
-    for index in indexes where index.identity == identity && index.snapshot != nil {
-      index.snapshot = nil
-      index.touched.insert(AnyHashable(id))
-      written.append(index)
-    }
-    return written
-  }
-
-  /// Called by `forEach` after an element reducer wrote: takes the snapshots back.
-  @usableFromInline
-  func didWrite<ID: Hashable, Element>(
-    _ rows: IdentifiedArray<ID, Element>, to written: [RowIndex]
-  ) {
-    guard !written.isEmpty else { return }
-    let identity = storageIdentity(of: rows)
-    for index in written {
-      // NB: a write that copied the storage wrote a copy of the published collection; the
-      // published one is no longer held, so every row is re-checked after the batch.
-      index.snapshot = identity == index.identity ? rows : nil
-    }
   }
 }

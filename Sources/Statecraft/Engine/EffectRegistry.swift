@@ -1,8 +1,12 @@
-/// What a store tree shares at its root, whatever its state and action types: the running
-/// effects and their cancellation ids, and the observers to tell after each batch.
+// Owns the running effects of a store tree, whatever its state and action types: their tasks,
+// their tokens by cancellation key and by child namespace, the one way to cancel one
+// (`cancelEffect(_:)`), the child instances they run in, the throttle windows' state, and the test
+// store's waiters on effects.
+
+/// The running effects of a store tree and their cancellation ids.
 @MainActor
 @usableFromInline
-package final class StoreRuntime {
+package final class EffectRegistry {
   // MARK: - Running effects
 
   private struct RunningEffect {
@@ -12,34 +16,25 @@ package final class StoreRuntime {
     var groups: [EffectGroup]
   }
 
-  struct ThrottleWindow {
-    let token: UInt64
-    var pending: (@MainActor () -> Void)?
-    var hasPending: Bool { pending != nil }
-  }
-
   private var nextToken: UInt64 = 0
   private var running: [UInt64: RunningEffect] = [:]
   private var tokensByKey: [CancellationKey: Set<UInt64>] = [:]
   /// The running effects of each child feature instance, under every prefix of their namespace,
   /// so that cancelling a child's effects costs what the child runs, not what the store runs.
   private var tokensByNamespace: [Namespace: Set<UInt64>] = [:]
-  private(set) var throttleWindows: [CancellationKey: ThrottleWindow] = [:]
+  /// The throttle windows, with the effect each holds back (see ThrottleStateMachine.swift).
+  private(set) var throttleWindows = ThrottleStateMachine<@MainActor () -> Void>()
   /// The running effects that were cancelled, or whose work ended (a subscription whose source
   /// completed), and have not yet unwound: they are over for a test.
   private var cancelledTokens: Set<UInt64> = []
   /// What effect tasks read through `EffectScope.current` (`Task.cancel(id:)`).
-  private lazy var weakSelf = WeakRuntime(self)
+  private lazy var weakSelf = WeakEffectRegistry(self)
 
   nonisolated init() {}
 
   isolated deinit {
     for effect in running.values { effect.task.cancel() }
     for waiter in changeWaiters.values { waiter() }
-    for observer in streamObservers.values { observer.finish() }
-    for case let attachment as any RuntimeAttachment in attachments.values {
-      attachment.storeReleased()
-    }
   }
 
   /// The number of effect tasks that have started and not yet finished.
@@ -49,10 +44,8 @@ package final class StoreRuntime {
   /// cancelled, less the throttle windows that hold nothing back (bookkeeping, not work).
   package var activeEffectCount: Int {
     var count = running.count - cancelledTokens.count
-    for window in throttleWindows.values
-    where !window.hasPending && running[window.token] != nil
-      && !cancelledTokens.contains(window.token)
-    {
+    for token in throttleWindows.idleWindows
+    where running[token] != nil && !cancelledTokens.contains(token) {
       count -= 1
     }
     return count
@@ -78,12 +71,18 @@ package final class StoreRuntime {
 
   private func isActive(_ token: UInt64) -> Bool {
     if cancelledTokens.contains(token) { return false }
-    return !throttleWindows.values.contains { $0.token == token && !$0.hasPending }
+    return !throttleWindows.isIdleWindow(token)
   }
 
   /// Bumped at every change a test store may wait for: a batch published, an effect started,
   /// finished or cancelled.
   package private(set) var changeCount: UInt64 = 0
+
+  /// A batch was published: a change for the test store's waiters.
+  func batchPublished() {
+    changeCount &+= 1
+    resumeChangeWaiters()
+  }
 
   /// Starts `body` as a task owned by this runtime, registered under the context's cancellation
   /// keys and joined to its groups.
@@ -95,7 +94,7 @@ package final class StoreRuntime {
   ) -> UInt64 {
     let token = nextToken
     nextToken &+= 1
-    let scope = EffectScope(runtime: weakSelf, namespace: context.namespace)
+    let scope = EffectScope(registry: weakSelf, namespace: context.namespace)
     let task = Task(priority: priority) { @MainActor [weak self] in
       await EffectScope.$current.withValue(scope) { await body() }
       self?.finished(token)
@@ -112,7 +111,7 @@ package final class StoreRuntime {
       isChildPrefix = isChildPrefix && context.namespace[depth].base is ChildNamespace
       if isNew && isChildPrefix { childInstanceStarted(prefix) }
     }
-    for group in context.taskGroups { group.add(token, task, runtime: self) }
+    for group in context.taskGroups { group.add(token, task, registry: self) }
     return token
   }
 
@@ -122,7 +121,7 @@ package final class StoreRuntime {
   }
 
   /// What to do, at once, when a running effect is cancelled, before its task next runs: a
-  /// subscription effect cancels its source (see `RootCore.start`, `.subscribe`).
+  /// subscription effect cancels its source (see EffectInterpreter.swift, `.subscribe`).
   private var cancellationHandlers: [UInt64: @MainActor () -> Void] = [:]
 
   /// Calls `handler` when the effect `token` is cancelled, by any way of cancelling it.
@@ -150,13 +149,13 @@ package final class StoreRuntime {
     for key in effect.keys {
       tokensByKey[key]?.remove(token)
       if tokensByKey[key]?.isEmpty == true { tokensByKey[key] = nil }
-      if throttleWindows[key]?.token == token { throttleWindows[key] = nil }
+      throttleWindows.taskEnded(token, key: key)
     }
   }
 
   /// Cancels every running effect and closes every throttle window.
   package func cancelAll() {
-    throttleWindows.removeAll()
+    throttleWindows.cancelAll()
     for token in running.keys { cancelEffect(token) }
   }
 
@@ -210,18 +209,14 @@ package final class StoreRuntime {
 
   /// Cancels every effect running under `key`, and any throttle window it has open.
   func cancel(_ key: CancellationKey) {
-    throttleWindows[key] = nil
+    throttleWindows.cancel(key)
     guard let tokens = tokensByKey.removeValue(forKey: key) else { return }
     for token in tokens { cancelEffect(token) }
   }
 
   /// Cancels every effect started inside a child feature instance (and its descendants).
   func cancel(namespacePrefix prefix: Namespace) {
-    if !throttleWindows.isEmpty {
-      for key in throttleWindows.keys where key.namespace.hasPrefix(prefix) {
-        throttleWindows[key] = nil
-      }
-    }
+    throttleWindows.cancel(namespacePrefix: prefix)
     // NB: once cancelled, the tokens leave the index, so cancelling again costs nothing; they
     // stay in `running` until their tasks end.
     guard let tokens = tokensByNamespace.removeValue(forKey: prefix) else { return }
@@ -329,164 +324,38 @@ package final class StoreRuntime {
 
   // MARK: - Throttle windows
 
+  /// An effect throttled under `key` arrived: what the throttle windows say to do with it.
+  func throttle(
+    _ effect: @escaping @MainActor () -> Void, key: CancellationKey, latest: Bool
+  ) -> ThrottleStateMachine<@MainActor () -> Void>.Arrival {
+    throttleWindows.effectArrived(effect, key: key, latest: latest)
+  }
+
+  /// Runs `body` as the task of the throttle window under `key`.
   func openThrottleWindow(
     key: CancellationKey,
     context: EffectContext,
     _ body: @escaping @MainActor @Sendable () async -> Void
   ) {
     let token = spawn(context, priority: nil, body)
-    throttleWindows[key] = ThrottleWindow(token: token, pending: nil)
+    throttleWindows.windowOpened(key, token: token)
   }
 
-  /// Holds `pending` back until the window under `key` closes; the tasks awaiting `groups` then
-  /// also wait for the window.
-  func holdBack(
-    key: CancellationKey, groups: [EffectGroup], _ pending: @escaping @MainActor () -> Void
-  ) {
-    guard let token = throttleWindows[key]?.token, var effect = running[token] else { return }
-    throttleWindows[key]?.pending = pending
+  /// The tasks awaiting `groups` also wait for the throttle window `token`, which now holds back
+  /// an effect of theirs.
+  func join(_ groups: [EffectGroup], toWindow token: UInt64) {
+    guard var effect = running[token] else { return }
     for group in groups where !effect.groups.contains(where: { $0 === group }) {
-      group.add(token, effect.task, runtime: self)
+      group.add(token, effect.task, registry: self)
       effect.groups.append(group)
     }
     running[token] = effect
   }
 
-  /// Closes the window under `key`, returning what was held back in it.
-  func closeThrottleWindow(key: CancellationKey) -> (@MainActor () -> Void)? {
-    throttleWindows.removeValue(forKey: key)?.pending
+  /// The interval of the window under `key` elapsed: what to do next.
+  func throttleWindowElapsed(
+    key: CancellationKey
+  ) -> ThrottleStateMachine<@MainActor () -> Void>.Elapsed {
+    throttleWindows.windowElapsed(key)
   }
-
-  // MARK: - Attachments
-
-  /// Objects an idiom keeps with the store tree (a reactor's routes, a feedback loop), by type.
-  private var attachments: [ObjectIdentifier: AnyObject] = [:]
-
-  @usableFromInline
-  package func attach<T: AnyObject>(_ attachment: T) {
-    attachments[ObjectIdentifier(T.self)] = attachment
-  }
-
-  package func attachment<T: AnyObject>(_ type: T.Type) -> T? {
-    attachments[ObjectIdentifier(type)] as? T
-  }
-
-  // MARK: - Publishing
-
-  // NB: `publish()` runs after every batch; its tables are not checked for exclusive access at
-  // run time (it reads them, then calls out; nothing holds an access across a call).
-  /// Stores whose observed key paths are compared after each batch.
-  @exclusivity(unchecked) private var observedStores: [ObjectIdentifier: WeakObservedStore] = [:]
-  @exclusivity(unchecked) private var streamObservers: [UInt64: StreamObserver] = [:]
-  private var nextStreamObserver: UInt64 = 0
-  @exclusivity(unchecked) private var scheduledObservations: [ObserveToken] = []
-
-  func register(observedStore: any ObservedStore) {
-    observedStores[ObjectIdentifier(observedStore)] = WeakObservedStore(observedStore)
-  }
-
-  // MARK: - Row indexes
-
-  /// The row indexes of the store tree and the log of the rows each batch wrote.
-  let reduceContext = ReduceContext()
-  private var rowIndexes: [RowIndexKey: RowIndex] = [:]
-
-  /// The row index of the collection at `path` of the store whose core is `core`, made by `make`
-  /// the first time.
-  func rowIndex(core: AnyObject, path: AnyKeyPath, make: () -> RowIndex) -> RowIndex {
-    let key = RowIndexKey(core: ObjectIdentifier(core), path: path)
-    if let index = rowIndexes[key], index.isAlive { return index }
-    let index = make()
-    rowIndexes[key] = index
-    reduceContext.indexes.append(index)
-    return index
-  }
-
-  private func publishRowIndexes() {
-    var hasDeadIndexes = false
-    for index in reduceContext.indexes {
-      index.publish()
-      if !index.isAlive { hasDeadIndexes = true }
-    }
-    if hasDeadIndexes {
-      reduceContext.indexes.removeAll { !$0.isAlive }
-      rowIndexes = rowIndexes.filter { $0.value.isAlive }
-    }
-  }
-
-  func addStreamObserver(
-    publish: @escaping @MainActor () -> Bool, finish: @escaping @MainActor () -> Void
-  ) {
-    streamObservers[nextStreamObserver] = StreamObserver(publish: publish, finish: finish)
-    nextStreamObserver &+= 1
-  }
-
-  func schedule(_ observation: ObserveToken) {
-    scheduledObservations.append(observation)
-  }
-
-  /// Tells observers about the batch that just ended: Observation first (only key paths whose
-  /// values changed), then streams, then `observe` closures whose inputs changed.
-  func publish() {
-    changeCount &+= 1
-    resumeChangeWaiters()
-    if !observedStores.isEmpty {
-      // NB: removing entries while iterating `observedStores` would copy the dictionary (and
-      // every weak reference in it) at each batch in which an observer stops observing.
-      var idle: [ObjectIdentifier] = []
-      for (id, weakStore) in observedStores {
-        guard let store = weakStore.value else {
-          idle.append(id)
-          continue
-        }
-        store.publishChanges()
-        if !store.isObserving { idle.append(id) }
-      }
-      for id in idle where observedStores[id]?.value?.isObserving != true {
-        observedStores[id] = nil
-      }
-    }
-    if !reduceContext.indexes.isEmpty { publishRowIndexes() }
-    if !streamObservers.isEmpty {
-      for (id, observer) in streamObservers where !observer.publish() {
-        streamObservers[id] = nil
-      }
-    }
-    if !scheduledObservations.isEmpty {
-      let observations = scheduledObservations
-      scheduledObservations.removeAll()
-      for observation in observations { observation.run() }
-    }
-    if !reduceContext.pulseLog.isEmpty { reduceContext.pulseLog.removeAll(keepingCapacity: true) }
-  }
-}
-
-/// A store that compares what its readers observed after each batch.
-@MainActor
-protocol ObservedStore: AnyObject {
-  func publishChanges()
-  var isObserving: Bool { get }
-}
-
-struct RowIndexKey: Hashable {
-  let core: ObjectIdentifier
-  let path: AnyKeyPath
-}
-
-@usableFromInline
-struct WeakObservedStore {
-  weak var value: (any ObservedStore)?
-  init(_ value: any ObservedStore) { self.value = value }
-}
-
-struct StreamObserver {
-  /// Emits what changed; returns false once the stream has ended.
-  let publish: @MainActor () -> Bool
-  let finish: @MainActor () -> Void
-}
-
-/// An attachment told when its store tree is released.
-@MainActor
-protocol RuntimeAttachment: AnyObject {
-  func storeReleased()
 }

@@ -1,0 +1,214 @@
+// Owns the send loop of a store tree: the state, the reducer, the queue of actions sent while a
+// batch runs, and the order of a batch (reduce, start the effect, check departed children, drain
+// the queue, publish). What the loop has pending is kept by SendLoopStateMachine.swift; effects
+// are carried out by EffectInterpreter.swift; observers are told by ObserverRegistry.swift.
+import ConcurrencyExtras
+
+/// The root of a store tree: owns the state and the reducer, and runs the send loop.
+@MainActor
+@usableFromInline
+package final class RootCore<State, Action>: Core {
+  // NB: the send loop runs as generic code that is not specialized for `State` and `Action`
+  // (a class's methods are compiled once, in this module). What runs for every action is kept
+  // free of values whose type must be looked up at run time (`Effect<Action>`, the queue's
+  // element), and of dynamic exclusivity checks: the reducer and the check for `.none` run in
+  // `reduction`, which `init(initialState:reducer:)` builds, inlined, where the types are known.
+  @exclusivity(unchecked) private var currentState: State
+  private let reduction: (RootCore, inout State, Action) -> Void
+  private let storeRuntime: StoreRuntime
+  /// The runtime's registries, held here too so that the loop reaches them in one step.
+  private let effects: EffectRegistry
+  private let reduceContext: ReduceContext
+  private let interpreter: EffectInterpreter<State, Action>
+  /// What the loop has pending (see SendLoopStateMachine.swift).
+  @usableFromInline @exclusivity(unchecked) var loop = SendLoopStateMachine()
+  /// Actions sent while busy, with the child namespace of the `.send` effect that sent them
+  /// (empty otherwise): an action of a child instance that left the state is dropped.
+  @exclusivity(unchecked) private var queue:
+    [(action: Action, group: EffectGroup, namespace: Namespace)] = []
+  /// The effect of the action just reduced, when it is not `.none` (set by `reduction`, with
+  /// `loop.effectReturned()`).
+  @usableFromInline @exclusivity(unchecked) var pendingEffect: Effect<Action>?
+  /// A state given to `replaceState` while busy, applied when the batch's actions are reduced.
+  /// NB: an array rather than an optional, so that a store holds 8 bytes for it, not a State;
+  /// the send loop reads only the loop's flag, which costs nothing in unspecialized code.
+  private var pendingState: [State] = []
+
+  @usableFromInline
+  init(initialState: State, reduction: @escaping (RootCore, inout State, Action) -> Void) {
+    let runtime = StoreRuntime()
+    self.currentState = initialState
+    self.reduction = reduction
+    self.storeRuntime = runtime
+    self.effects = runtime.effects
+    self.reduceContext = runtime.observers.reduceContext
+    self.interpreter = EffectInterpreter(effects: runtime.effects)
+    interpreter.root = self
+  }
+
+  @inlinable
+  package convenience init(
+    initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>
+  ) {
+    self.init(initialState: initialState) { root, state, action in
+      let effect = reducer(&state, action)
+      if !effect.isNone {
+        root.pendingEffect = effect
+        root.loop.effectReturned()
+      }
+    }
+  }
+
+  @usableFromInline
+  package var state: State { currentState }
+  @usableFromInline
+  package var runtime: StoreRuntime { storeRuntime }
+
+  @usableFromInline
+  package func scoped<ChildState, ChildAction>(
+    toState: @escaping (State) -> ChildState,
+    fromAction: @escaping (ChildAction) -> Action
+  ) -> any Core<ChildState, ChildAction> {
+    ScopedCore(parent: self, toState: toState, fromAction: fromAction)
+  }
+
+  @usableFromInline
+  package func register(observedStore: any ObservedStore) {
+    storeRuntime.observers.register(observedStore: observedStore)
+  }
+
+  // MARK: - The send loop
+
+  @usableFromInline
+  package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
+    if loop.send() == .enqueue {
+      // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
+      // reduced in FIFO order before the outermost send returns.
+      let group = group ?? EffectGroup()
+      queue.append((action, group, []))
+      return StoreTask(group)
+    }
+    var group = group
+    reduce(action, group: &group)
+    settle(loop.reduced())
+    return StoreTask(group)
+  }
+
+  @usableFromInline
+  package func replaceState(_ state: State) -> Bool {
+    switch loop.replaceState() {
+    case .holdUntilSettled:
+      // NB: replaced while the store is reducing (a sink, a reducer) or publishing (an
+      // observer): assigning now could overlap the reducer's exclusive access to the state, so
+      // the send loop applies it after the queued actions, and publishes again.
+      pendingState = [state]
+    case .applyAndPublish:
+      currentState = state
+      settle(.publish)
+    }
+    return true
+  }
+
+  /// Sends an action of a synchronous effect (a `.send`, a subscription's value). While the
+  /// store is busy, a child instance's action is queued with the instance's namespace, so that it
+  /// is dropped if the instance leaves the state before the action is dequeued: it never reaches
+  /// the successor of a replaced child, nor is it reported as an action for a removed row.
+  func send(_ action: Action, from context: EffectContext) {
+    if loop.isBusy && !context.namespace.isEmpty {
+      queue.append((action, context.sendGroup, context.namespace))
+      loop.childActionQueued()
+    } else {
+      _ = send(action, group: context.sendGroup)
+    }
+  }
+
+  /// Carries out the steps of a batch until nothing is pending: the queued actions, a state
+  /// replaced while busy, publishing.
+  private func settle(_ first: SendLoopStateMachine.Step) {
+    var step = first
+    while true {
+      switch step {
+      case .drainQueue:
+        drainQueue()
+        step = loop.queueDrained()
+      case .applyPendingState:
+        currentState = pendingState.removeLast()
+        step = loop.pendingStateApplied()
+      case .publish:
+        storeRuntime.publish()
+        step = loop.published()
+      case .settled:
+        return
+      }
+    }
+  }
+
+  private func drainQueue() {
+    var index = 0
+    while index < queue.count {
+      var group: EffectGroup? = queue[index].group
+      let action = queue[index].action
+      let namespace = queue[index].namespace
+      index += 1
+      if !namespace.isEmpty {
+        // NB: a child's `.send` queued behind the action that removed or replaced the child
+        // never reaches its successor: the check after that action marked it departed.
+        loop.childActionDequeued()
+        if namespace.first?.base is DepartedChild { continue }
+      }
+      reduce(action, group: &group)
+    }
+    queue.removeAll(keepingCapacity: true)
+  }
+
+  private func reduce(_ action: Action, group: inout EffectGroup?) {
+    if !reduceContext.isNeededWhileReducing {
+      reduction(self, &currentState, action)
+    } else {
+      // NB: `forEach` logs the rows it writes to the current context (see
+      // Rows/RowObservation.swift), and pulses their assignments (see Pulse.swift).
+      let previous = ReduceContext.enter(reduceContext)
+      reduction(self, &currentState, action)
+      ReduceContext.exit(to: previous)
+    }
+    if loop.hasPendingEffect { startPendingEffect(group: &group) }
+    if effects.hasChildEffects || loop.queuedChildActions > 0 {
+      cancelEffectsOfDepartedChildren()
+    }
+  }
+
+  /// Cancels the effects, and drops the queued actions, of the child instances that the action
+  /// just reduced removed or replaced, whichever reducer did it (see ChildNamespace.swift).
+  @inline(never)
+  private func cancelEffectsOfDepartedChildren() {
+    effects.cancelEffectsOfDepartedChildren { self.currentState }
+    guard loop.queuedChildActions > 0 else { return }
+    // NB: marked now rather than checked when dequeued: an instance without an identity that
+    // leaves and comes back before its action is dequeued is another instance.
+    for index in queue.indices where !queue[index].namespace.isEmpty {
+      let namespace = queue[index].namespace
+      if !(namespace.first?.base is DepartedChild)
+        && !ChildNamespace.isPresent(namespace, in: currentState)
+      {
+        queue[index].namespace = [AnyHashableSendable(DepartedChild())]
+      }
+    }
+  }
+
+  // NB: kept out of `reduce(_:group:)`: unspecialized code computes the metadata of its generic
+  // locals (here `Effect<Action>`) on entry, whether or not the path that uses them runs.
+  @inline(never)
+  private func startPendingEffect(group: inout EffectGroup?) {
+    guard loop.takePendingEffect(), let effect = pendingEffect.take() else { return }
+    let sendGroup: EffectGroup
+    if let group {
+      sendGroup = group
+    } else {
+      sendGroup = EffectGroup()
+      group = sendGroup
+    }
+    interpreter.start(
+      effect,
+      EffectContext(namespace: [], keys: [], sendGroup: sendGroup, taskGroups: [sendGroup]))
+  }
+}

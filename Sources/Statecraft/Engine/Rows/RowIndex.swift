@@ -1,0 +1,205 @@
+// Owns one row index: the row stores made from one store for one identified collection, by row id;
+// the typed snapshot of the collection as last published; the rows the current batch touched;
+// and re-checking, after a batch, the row stores of the rows it may have written. How the index
+// learns which rows a batch wrote is in RowObservation.swift.
+
+import IdentifiedCollections
+import Observation
+
+/// A row index, whatever its collection's types: what the store tree keeps in its list.
+protocol AnyRowIndex: AnyObject {
+  /// The storage identity of the collection as last published.
+  var identity: UnsafeRawPointer? { get }
+  /// Whether the store the index reads from is still alive.
+  var isAlive: Bool { get }
+  /// Re-checks the row stores whose rows the batch may have changed, then takes a new snapshot.
+  @MainActor func publish()
+}
+
+/// The row stores made from one store for one `IdentifiedArray`, by row id, and what the current
+/// batch touched.
+@usableFromInline
+final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable {
+  /// The collection as last published (see RowObservation.swift): a retain, not a copy. Nil
+  /// while an element action writes its element, so that the write is in place.
+  var snapshot: IdentifiedArray<ID, Element>?
+  /// The storage identity of `snapshot` when it was published.
+  private(set) var identity: UnsafeRawPointer?
+  /// The ids that element actions wrote in the current batch.
+  var touched: Set<ID> = []
+  /// The row stores observed by a reader, by row id.
+  private var observers: [ID: [WeakObservedStore]] = [:]
+  /// Whether each row was present when a reader asked for its store (cleared when it changes).
+  private var presence: [ID: Bool] = [:]
+  /// What the row stores show after their row leaves, observed or not, by row id.
+  private var lastStates: [ID: [WeakLastPresentState<Element>]] = [:]
+  private let registrar = ObservationRegistrar()
+  private let read: @MainActor () -> IdentifiedArray<ID, Element>?
+  private(set) var isAlive = true
+
+  /// An index of the collection that `read` reads (nil once its store is released).
+  @MainActor
+  init(read: @escaping @MainActor () -> IdentifiedArray<ID, Element>?) {
+    self.read = read
+    if let rows = read() {
+      snapshot = rows
+      identity = storageIdentity(of: rows)
+      #if DEBUG
+        copyForCheck(rows)
+      #endif
+    }
+  }
+
+  // MARK: - Row stores
+
+  /// Registers `store` as observing the row `id`.
+  @MainActor
+  func register(_ store: any ObservedStore, for id: ID) {
+    observers[id, default: []].append(WeakObservedStore(store))
+  }
+
+  /// Registers what a row store of the row `id` shows after the row leaves.
+  @MainActor
+  func register(_ lastState: LastPresentState<Element>, for id: ID) {
+    lastStates[id, default: []].append(WeakLastPresentState(lastState))
+  }
+
+  // MARK: - Presence
+
+  subscript(isPresent id: ID) -> Bool { presence[id] ?? false }
+
+  /// Registers a read of whether the row `id` is present.
+  func observePresence(of id: ID, isPresent: Bool) {
+    presence[id] = isPresent
+    registrar.access(self, keyPath: \.[isPresent: id])
+  }
+
+  /// Notifies the readers of whether the row `id` is present, and forgets them.
+  private func presenceChanged(of id: ID) {
+    presence[id] = nil
+    registrar.willSet(self, keyPath: \.[isPresent: id])
+    registrar.didSet(self, keyPath: \.[isPresent: id])
+  }
+
+  // MARK: - Publishing
+
+  @MainActor
+  func publish() {
+    guard let rows = read() else {
+      isAlive = false
+      snapshot = nil
+      return
+    }
+    let identity = storageIdentity(of: rows)
+    let touched = self.touched
+    self.touched.removeAll(keepingCapacity: true)
+    if identity != self.identity || snapshot == nil {
+      // NB: a write that did not go through an element action: every row may have changed, and
+      // rows may have left (only such a write removes one). The snapshot still holds them.
+      if !lastStates.isEmpty { keepLastStates(from: snapshot, in: rows) }
+      let observers = self.observers
+      for (id, stores) in observers {
+        self.observers[id] = publishChanges(of: stores)
+      }
+      if !presence.isEmpty {
+        var changed: [ID] = []
+        for (id, wasPresent) in presence where (rows[id: id] != nil) != wasPresent {
+          changed.append(id)
+        }
+        for id in changed { presenceChanged(of: id) }
+      }
+    } else {
+      #if DEBUG
+        checkTouchedRows(touched, in: rows)
+      #endif
+      for id in touched {
+        guard let stores = observers[id] else { continue }
+        observers[id] = publishChanges(of: stores)
+      }
+    }
+    snapshot = rows
+    self.identity = identity
+    #if DEBUG
+      copyForCheck(rows)
+    #endif
+  }
+
+  /// Gives the row stores of the rows that are no longer in `rows` their last state, from
+  /// `published` (the collection as last published), and forgets the released ones.
+  @MainActor
+  private func keepLastStates(
+    from published: IdentifiedArray<ID, Element>?,
+    in rows: IdentifiedArray<ID, Element>
+  ) {
+    var released: [ID] = []
+    for (id, states) in lastStates {
+      if states.allSatisfy({ $0.value == nil }) {
+        released.append(id)
+      } else if let published, rows[id: id] == nil, let state = published[id: id] {
+        for lastState in states { lastState.value?.value = state }
+      }
+    }
+    for id in released { lastStates[id] = nil }
+  }
+
+  @MainActor
+  private func publishChanges(of stores: [WeakObservedStore]) -> [WeakObservedStore]? {
+    var remaining: [WeakObservedStore] = []
+    for weakStore in stores {
+      guard let store = weakStore.value else { continue }
+      store.publishChanges()
+      if store.isObserving { remaining.append(weakStore) }
+    }
+    return remaining.isEmpty ? nil : remaining
+  }
+
+  #if DEBUG
+    /// A copy of the collection's elements as last published, in storage of its own (so that it
+    /// leaves the published storage's writes in place): what the debug check diffs against.
+    private var publishedCopy: [Element] = []
+    private let isEqual = equalityCheck(for: Element.self)
+
+    /// Keeps a copy of `rows` to diff against after the next batch.
+    private func copyForCheck(_ rows: IdentifiedArray<ID, Element>) {
+      guard isEqual != nil else { return }
+      publishedCopy.removeAll(keepingCapacity: true)
+      publishedCopy.append(contentsOf: rows.elements)
+    }
+
+    /// The debug check of the narrow re-check: a full diff of the collection against its copy
+    /// as last published finds no changed row that an element action did not touch. A failure
+    /// means a write reached the collection without going through
+    /// `RowObservation.write(row:of:_:)` and without changing its storage identity.
+    private func checkTouchedRows(_ touched: Set<ID>, in rows: IdentifiedArray<ID, Element>) {
+      guard let isEqual, publishedCopy.count == rows.count else { return }
+      for (offset, element) in rows.elements.enumerated()
+      where !isEqual(publishedCopy[offset], element) {
+        let id = rows.ids[offset]
+        assert(
+          touched.contains(id),
+          """
+          Statecraft's row index missed a write: the row \(id) changed in a batch in which no \
+          element action wrote it, and its row stores were not re-checked.
+          """)
+      }
+    }
+  #endif
+}
+
+/// The state a scoped store shows once the state it reads through to is gone (an optional that
+/// became nil, a row that left its collection): the last state it had.
+final class LastPresentState<State> {
+  var value: State
+  init(_ value: State) { self.value = value }
+
+  /// Keeps `state` when it is present, and returns what the store shows.
+  func keep(_ state: State?) -> State {
+    if let state { value = state }
+    return value
+  }
+}
+
+struct WeakLastPresentState<State> {
+  weak var value: LastPresentState<State>?
+  init(_ value: LastPresentState<State>) { self.value = value }
+}
