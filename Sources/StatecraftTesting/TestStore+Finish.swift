@@ -119,6 +119,11 @@ extension Harness {
         Assert them with 'receive(route:)'.
         """, location: location)
     }
+    // NB: a shared value changed after the last assertion (by an effect's locked mutation, by
+    // another store) fails an exhaustive store as a state change does.
+    if exhaustivity == .on, outputs.isEmpty {
+      for failure in sharing.tracker.check(exhaustive: true) { location.fail(failure) }
+    }
     // NB: whatever changed the state (an effect, a delayed action, a subscription), a change
     // that no assertion and no unreceived output accounts for fails an exhaustive store.
     let accounted = received.last(where: { !$0.isStale })?.after ?? assertedState

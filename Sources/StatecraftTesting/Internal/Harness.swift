@@ -17,6 +17,8 @@ final class Harness<State, Action, Output> {
   var exhaustivity: Exhaustivity = .on
   /// The state as the last assertion left it.
   var assertedState: State
+  /// The shared values' storage and the tracker of their changes.
+  let sharing: TestSharing
 
   /// - Parameters:
   ///   - reduce: The feature's reducer over its store-internal events.
@@ -28,8 +30,9 @@ final class Harness<State, Action, Output> {
   ///     it when `send` returns).
   init<Event>(
     initialState: State,
+    sharing: TestSharing = TestSharing(),
     recorder: Recorder<State, Output> = Recorder(),
-    reduce: @escaping (inout State, Event) -> Effect<Event>,
+    reduce reduceWithoutSharing: @escaping (inout State, Event) -> Effect<Event>,
     embed: @escaping (Action) -> Event,
     output: @escaping (Event) -> Output?,
     sendAsserts: SendAssertion,
@@ -39,6 +42,11 @@ final class Harness<State, Action, Output> {
   ) {
     recorder.sendAssertion = sendAsserts
     self.assertedState = initialState
+    self.sharing = sharing
+    // NB: the shared values a reducer makes live in the test's storage, not the app's.
+    let reduce = { (state: inout State, event: Event) in
+      sharing.run { reduceWithoutSharing(&state, event) }
+    }
     let root = RootCore<State, Event>(initialState: initialState) { state, event in
       if recorder.phase == .awaitingSentAction {
         let effect = reduce(&state, event)
