@@ -423,6 +423,18 @@ package final class StoreRuntime {
 
   func schedule(_ observation: ObserveToken) {
     scheduledObservations.append(observation)
+    // NB: a shared value changed (by another store, or a locked mutation), maybe outside any
+    // batch of this store: it runs this store's scheduled observations once the change is over.
+    if SharedChangeHooks.isPublishing { SharedChangeHooks.scheduled(in: self) }
+  }
+
+  /// Runs the `observe` closures scheduled since the last batch: for a shared value that
+  /// changed outside this store's batches.
+  func runScheduledObservations() {
+    guard !scheduledObservations.isEmpty else { return }
+    let observations = scheduledObservations
+    scheduledObservations.removeAll()
+    for observation in observations { observation.run() }
   }
 
   /// Tells observers about the batch that just ended: Observation first (only key paths whose

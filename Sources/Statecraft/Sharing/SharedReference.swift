@@ -179,7 +179,10 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
       for (keyPath, _) in changed { observed[keyPath] = nil }
       return changed.map(\.1)
     }
+    SharedChangeHooks.isPublishing = true
     for field in changed { field.notify(self) }
+    SharedChangeHooks.isPublishing = false
+    SharedChangeHooks.runScheduledObservations()
   }
 
   // MARK: - Testing
@@ -209,6 +212,30 @@ struct ObservedField<Value: Sendable> {
       self.hasChanged = { !isEqual($0[keyPath: keyPath], value) }
     } else {
       self.hasChanged = { _ in true }
+    }
+  }
+}
+
+/// How a change of a shared value reaches the `observe` closures of the stores that read it.
+///
+/// A shared value can change outside the batches of a store that reads it (another store wrote
+/// it, or a locked mutation). Its observers are notified at once, and the `observe` closures
+/// that this schedules run from a task on the main actor, so never inside a batch.
+@MainActor
+enum SharedChangeHooks {
+  static var isPublishing = false
+  private static var runtimes: [StoreRuntime] = []
+
+  static func scheduled(in runtime: StoreRuntime) {
+    if !runtimes.contains(where: { $0 === runtime }) { runtimes.append(runtime) }
+  }
+
+  static func runScheduledObservations() {
+    guard !runtimes.isEmpty else { return }
+    let runtimes = self.runtimes
+    self.runtimes.removeAll()
+    Task { @MainActor in
+      for runtime in runtimes { runtime.runScheduledObservations() }
     }
   }
 }

@@ -65,6 +65,23 @@ extension Engine {
       #expect(notified.value == 1)
     }
 
+    @Test func anObserveClosureOfAStoreRerunsWhenAnotherStoreChangesWhatItRead() async {
+      let settings = Shared(value: Settings())
+      let reader = Store(initialState: SettingsEditor.State(settings: settings)) {
+        SettingsEditor()
+      }
+      let writer = Store(initialState: SettingsEditor.State(settings: settings)) {
+        SettingsEditor()
+      }
+      var themes: [String] = []
+      let token = reader.observe { themes.append($0.settings.theme) }
+      writer.send(.setFontSize(1))
+      writer.send(.setTheme("dark"))
+      await Task.megaYield()
+      #expect(themes == ["light", "dark"])
+      token.cancel()
+    }
+
     @Test func concurrentLockedWritesLoseNothing() {
       let count = Shared(value: 0)
       DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
