@@ -135,7 +135,7 @@ extension TestStore where Action == Output {
     column: UInt = #column
   ) {
     let sharing = TestSharing()
-    let initialState = sharing.run(initialState)
+    let initialState = sharing.makeInitialState(initialState)
     let reducer = sharing.run(reducer)
     typealias Event = ReducerTestEvent<Action>
     let harness = Harness<State, Action, Output>(
@@ -183,7 +183,7 @@ extension TestStore {
     column: UInt = #column
   ) where R.State == State, R.Action == Action, R.Mutation == Output {
     let sharing = TestSharing()
-    let initialState = sharing.run(initialState)
+    let initialState = sharing.makeInitialState(initialState)
     let recorder = Recorder<State, Output>()
     let routes = RouteHub()
     routes.observe { route in
@@ -221,7 +221,7 @@ extension TestStore {
     column: UInt = #column
   ) where S.State == State, S.Event == Action, S.Event == Output {
     let sharing = TestSharing()
-    let initialState = sharing.run(initialState)
+    let initialState = sharing.makeInitialState(initialState)
     let reducer = FeedbackReducer(system: system, loop: FeedbackLoop())
     self.init(
       initialState: initialState,

@@ -158,6 +158,10 @@ extension Shared: Hashable where Value: Hashable {
   }
 }
 
+extension Shared: SharedReferenceHolder {
+  package var anyReference: any AnySharedReference { reference }
+}
+
 extension Shared: CustomDumpRepresentable {
   public var customDumpValue: Any { reference.currentValue }
 }

@@ -24,6 +24,17 @@ package final class SharedChangeTracker: @unchecked Sendable {
 
   package init() {}
 
+  /// Records the changes of the shared values that `value` holds, at any depth (a test store's
+  /// initial state, whose shared values may have been made before the test store).
+  package func track(_ value: Any) {
+    if let holder = value as? any SharedReferenceHolder {
+      holder.anyReference.attach(self)
+      return
+    }
+    let mirror = Mirror(reflecting: value)
+    for child in mirror.children { track(child.value) }
+  }
+
   /// Whether an assertion closure is running.
   var isAsserting: Bool { lock.withLock { asserting } }
 

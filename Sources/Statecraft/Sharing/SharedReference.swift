@@ -12,6 +12,13 @@ package protocol AnySharedReference: AnyObject, Sendable {
   var keyDescription: String { get }
   /// The dump of how the value differs from `expected`, or nil when it does not.
   func difference(from expected: Any) -> String?
+  /// Records this value's changes in `tracker`, unless another tracker does.
+  func attach(_ tracker: SharedChangeTracker)
+}
+
+/// A value that holds a shared reference: ``Shared``.
+package protocol SharedReferenceHolder {
+  var anyReference: any AnySharedReference { get }
 }
 
 /// The one reference behind every ``Shared`` of a value: the value, its lock, its observers and
@@ -31,8 +38,12 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   private let isEqual: ((Value, Value) -> Bool)?
   let registrar = ObservationRegistrar()
   package let keyDescription: String
-  /// The test store that records this value's changes, if one made it.
-  let tracker: SharedChangeTracker?
+  /// The test store that records this value's changes, if one holds it.
+  var tracker: SharedChangeTracker? {
+    get { lock.withLock { storedTracker } }
+    set { lock.withLock { storedTracker = newValue } }
+  }
+  private var storedTracker: SharedChangeTracker?
   private let save: (@Sendable (Value) throws -> Void)?
   private var subscription: SharedSubscription?
 
@@ -44,7 +55,7 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   ) {
     self.value = value
     self.keyDescription = keyDescription
-    self.tracker = tracker
+    self.storedTracker = tracker
     self.save = save
     self.isEqual = equalityCheck(for: Value.self)
   }
@@ -54,6 +65,10 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   }
 
   package var valueType: Any.Type { Value.self }
+
+  package func attach(_ tracker: SharedChangeTracker) {
+    lock.withLock { if storedTracker == nil { storedTracker = tracker } }
+  }
 
   // MARK: - Reading
 
@@ -65,10 +80,12 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
 
   /// Reads `keyPath` of the value and registers the read with Observation.
   func read<Member>(_ keyPath: KeyPath<Value, Member>) -> Member {
-    if let tracker, let asserted = tracker.assertedValue(of: self) {
-      return asserted[keyPath: keyPath]
-    }
     lock.lock()
+    if let tracker = storedTracker {
+      lock.unlock()
+      if let asserted = tracker.assertedValue(of: self) { return asserted[keyPath: keyPath] }
+      lock.lock()
+    }
     let member = value[keyPath: keyPath]
     let field: ObservedField<Value>
     if let existing = observed[keyPath] {

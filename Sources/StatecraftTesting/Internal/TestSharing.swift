@@ -10,6 +10,13 @@ struct TestSharing: Sendable {
     storage = SharedStorage.isolated(tracker: tracker)
   }
 
+  /// Makes the initial state in this test's storage, and tracks the shared values it holds.
+  func makeInitialState<State>(_ make: () -> State) -> State {
+    let state = run(make)
+    tracker.track(state)
+    return state
+  }
+
   /// Runs `body` against this test's storage: the shared values it makes live there.
   func run<R>(_ body: () throws -> R) rethrows -> R {
     try withSharedStorage(storage, operation: body)
