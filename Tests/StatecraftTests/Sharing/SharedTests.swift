@@ -82,6 +82,30 @@ extension Engine {
       token.cancel()
     }
 
+    /// The TCA spelling, as the migration guide shows it.
+    struct Launches: Reducer {
+      struct State: Equatable {
+        @Shared(.appStorage("launches")) var launches = 0
+        @Shared(.inMemory("isSignedIn")) var isSignedIn = false
+        @Shared(.fileStorage(URL(fileURLWithPath: "/tmp/todos.json"))) var todos: [String] = []
+      }
+      func reduce(into state: inout State, action: Void) -> Effect<Void> {
+        state.launches += 1
+        state.$isSignedIn.withLock { $0 = true }
+        state.todos.append("Launch \(state.launches)")
+        return .none
+      }
+    }
+
+    @Test func theTCASpellingWorksAsAPropertyWrapper() async {
+      let store = TestStore(initialState: Launches.State()) { Launches() }
+      await store.send(()) {
+        $0.launches = 1
+        $0.isSignedIn = true
+        $0.todos = ["Launch 1"]
+      }
+    }
+
     @Test func concurrentLockedWritesLoseNothing() {
       let count = Shared(value: 0)
       DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
