@@ -33,7 +33,9 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   // (`$count.withLock { $0 += count }`) on the same thread without deadlocking.
   private let lock = NSRecursiveLock()
   private var value: Value
-  private var observed: [AnyKeyPath: ObservedField<Value>] = [:]
+  /// The observed fields, by the identity of the key path read (a key path literal is one
+  /// object per call site, so a repeated read hashes one word, not the key path's components).
+  private var observed: [ObjectIdentifier: ObservedField<Value>] = [:]
   private var storedError: (any Error)?
   private let isEqual: ((Value, Value) -> Bool)?
   let registrar = ObservationRegistrar()
@@ -88,11 +90,12 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
     }
     let member = value[keyPath: keyPath]
     let field: ObservedField<Value>
-    if let existing = observed[keyPath] {
+    let id = ObjectIdentifier(keyPath)
+    if let existing = observed[id] {
       field = existing
     } else {
       field = ObservedField(keyPath: keyPath, value: member)
-      observed[keyPath] = field
+      observed[id] = field
     }
     lock.unlock()
     field.access(self)
@@ -189,7 +192,7 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   private func publish() {
     let changed: [ObservedField<Value>] = lock.withLock {
       guard !observed.isEmpty else { return [] }
-      var changed: [(AnyKeyPath, ObservedField<Value>)] = []
+      var changed: [(ObjectIdentifier, ObservedField<Value>)] = []
       for (keyPath, field) in observed where field.hasChanged(value) {
         changed.append((keyPath, field))
       }
@@ -214,11 +217,14 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
 
 /// A field of a shared value that a reader observed, with the value it saw.
 struct ObservedField<Value: Sendable> {
+  /// Keeps the key path object alive while its identity keys the field.
+  let keyPath: AnyKeyPath
   let hasChanged: (Value) -> Bool
   let access: (SharedReference<Value>) -> Void
   let notify: (SharedReference<Value>) -> Void
 
   init<Member>(keyPath: KeyPath<Value, Member>, value: Member) {
+    self.keyPath = keyPath
     let referenceKeyPath = \SharedReference<Value>.[field: keyPath]
     self.access = { $0.registrar.access($0, keyPath: referenceKeyPath) }
     self.notify = {
