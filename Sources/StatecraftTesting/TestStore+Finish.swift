@@ -130,6 +130,11 @@ extension Harness {
         Assert them with 'receive(route:)'.
         """, location: location)
     }
+    // NB: a shared value changed after the last assertion (by an effect's locked mutation, by
+    // another store) fails an exhaustive store as a state change does.
+    if exhaustivity == .on, actions.isEmpty {
+      for failure in sharing.tracker.check(exhaustive: true) { location.report(failure) }
+    }
     // NB: whatever changed the state (an effect, a delayed action, a subscription), a change
     // that no assertion and no unreceived action accounts for fails an exhaustive store.
     let accounted = received.last(where: { !$0.isStale })?.after ?? assertedState

@@ -136,8 +136,14 @@ extension TestStore {
     requiresChange: Bool = true
   ) {
     var expected = base
+    let tracker = harness.sharing.tracker
+    let sharedChanged = tracker.hasChanges
+    // NB: the shared values a test store checks are asserted after the state, whatever the
+    // state's outcome, so that the next step starts from their values now.
+    defer { checkSharedChanges(location: location) }
     do {
-      try update?(&expected)
+      // NB: while asserting, writes to shared values go to their expected values.
+      try tracker.withAsserting { try update?(&expected) }
     } catch {
       location.report("The state assertion threw an error: \(error)")
       return
@@ -157,13 +163,16 @@ extension TestStore {
 
           (Expected: −, Actual: +)
           """)
-      } else if requiresChange, update != nil, stateDifference(base, actual) == nil {
+      } else if requiresChange, update != nil, !sharedChanged,
+        stateDifference(base, actual) == nil
+      {
         failNoChange(after: what, location: location)
       }
     case .off(let showSkippedAssertions):
       // NB: not exhaustive: apply the assertion to the actual state; only what it set is checked.
       var partial = actual
-      try? update?(&partial)
+      tracker.discardExpectations()
+      tracker.withAsserting { try? update?(&partial) }
       if let difference = stateDifference(partial, actual) {
         location.report(
           """
@@ -173,7 +182,9 @@ extension TestStore {
 
           (Expected: −, Actual: +)
           """)
-      } else if requiresChange, update != nil, stateDifference(base, actual) == nil {
+      } else if requiresChange, update != nil, !sharedChanged,
+        stateDifference(base, actual) == nil
+      {
         failNoChange(after: what, location: location)
       } else if showSkippedAssertions,
         let difference = stateDifference(expected, actual)
@@ -187,6 +198,15 @@ extension TestStore {
           (Expected: −, Actual: +)
           """)
       }
+    }
+  }
+
+  /// Fails for each shared value that changed since the last assertion without being asserted
+  /// (when exhaustive), and for each asserted one that is not what the assertion said.
+  func checkSharedChanges(location: CallSite) {
+    let exhaustive = exhaustivity == .on
+    for failure in harness.sharing.tracker.check(exhaustive: exhaustive) {
+      location.report(failure)
     }
   }
 

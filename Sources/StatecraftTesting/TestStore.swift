@@ -129,17 +129,20 @@ extension TestStore where Action == ReceivedAction {
   /// `send` asserts the state right after the sent action; the actions its effects send back
   /// (`.send` effects included) are asserted with `receive`.
   public convenience init<R: Reducer<State, Action>>(
-    initialState: State,
+    initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
-    let reducer = reducer()
+    let sharing = TestSharing()
+    let initialState = sharing.makeInitialState(initialState)
+    let reducer = sharing.run(reducer)
     typealias Event = ReducerTestEvent<Action>
     let harness = Harness<State, Action, ReceivedAction>(
       initialState: initialState,
+      sharing: sharing,
       reduce: { state, event in
         switch event {
         case .sent(let action), .received(let action):
@@ -174,13 +177,15 @@ extension TestStore {
   /// at a time. The routes the reactor publishes are asserted with
   /// ``receive(route:fileID:filePath:line:column:)``.
   public convenience init<R: Reactor>(
-    initialState: State,
+    initialState: @autoclosure () -> State,
     reactor: R,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) where R.State == State, R.Action == Action, R.Mutation == ReceivedAction {
+    let sharing = TestSharing()
+    let initialState = sharing.makeInitialState(initialState)
     let log = ReceivedLog<State, ReceivedAction>()
     let routes = RouteHub()
     routes.onPublish { route in
@@ -193,6 +198,7 @@ extension TestStore {
       initialState: initialState,
       harness: Harness(
         initialState: initialState,
+        sharing: sharing,
         log: log,
         reduce: { reducer.reduce(into: &$0, action: $1) },
         embed: { .action($0) },
@@ -209,18 +215,21 @@ extension TestStore {
   /// ``finish(timeout:fileID:filePath:line:column:)`` first waits for the feedbacks in flight,
   /// so that the events they send must be received too, and then stops the loop.
   public convenience init<S: FeedbackSystem>(
-    initialState: State,
+    initialState: @autoclosure () -> State,
     system: S,
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) where S.State == State, S.Event == Action, S.Event == ReceivedAction {
+    let sharing = TestSharing()
+    let initialState = sharing.makeInitialState(initialState)
     let reducer = FeedbackReducer(system: system, loop: FeedbackLoop())
     self.init(
       initialState: initialState,
       harness: Harness(
         initialState: initialState,
+        sharing: sharing,
         reduce: { reducer.reduce(into: &$0, action: $1) },
         embed: { .event($0) },
         received: { if case .feedback(let event) = $0 { event } else { nil } },

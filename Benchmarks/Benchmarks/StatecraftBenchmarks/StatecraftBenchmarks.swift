@@ -77,4 +77,10 @@ let benchmarks: @Sendable () -> Void = {
   Benchmark("B9 1000 busy rows") { await b9Store(busy: 1_000, BenchmarkHandle(benchmark: $0)) }
   Benchmark("B9 10 busy rows") { await b9Store(busy: 10, BenchmarkHandle(benchmark: $0)) }
   Benchmark("B9 idle rows") { await b9Store(busy: 0, BenchmarkHandle(benchmark: $0)) }
+
+  // B10: 100,000 reads of a field of a shared value through a store, of a plain field through a
+  // store, and of a plain field held by a class (the floor).
+  Benchmark("B10 shared field") { await b10Shared(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B10 plain field") { await b10Plain(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B10 floor") { await b10Floor(BenchmarkHandle(benchmark: $0)) }
 }

@@ -49,6 +49,18 @@ final class ObserverRegistry {
   /// Runs `observation` after the current batch is published.
   func schedule(_ observation: ObserveToken) {
     scheduledObservations.append(observation)
+    // NB: a shared value changed (by another store, or a locked mutation), maybe outside any
+    // batch of this store: it runs this store's scheduled observations once the change is over.
+    if SharedChangeHooks.isPublishing { SharedChangeHooks.scheduled(in: self) }
+  }
+
+  /// Runs the `observe` closures scheduled since the last batch: for a shared value that
+  /// changed outside this store's batches.
+  func runScheduledObservations() {
+    guard !scheduledObservations.isEmpty else { return }
+    let observations = scheduledObservations
+    scheduledObservations.removeAll()
+    for observation in observations { observation.run() }
   }
 
   // MARK: - Publishing
@@ -79,11 +91,7 @@ final class ObserverRegistry {
         streamObservers[id] = nil
       }
     }
-    if !scheduledObservations.isEmpty {
-      let observations = scheduledObservations
-      scheduledObservations.removeAll()
-      for observation in observations { observation.run() }
-    }
+    runScheduledObservations()
     if !reduceContext.pulseLog.isEmpty { reduceContext.pulseLog.removeAll(keepingCapacity: true) }
   }
 }

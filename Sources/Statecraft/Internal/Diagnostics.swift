@@ -156,4 +156,56 @@ enum Diagnostics {
     'Task { await store.run() }' and cancel that task when you are done.
     """
   }
+
+  // MARK: - Sharing
+
+  static func sharedWriteOffMainActor(key: String) -> String {
+    """
+    A shared value was written off the main actor:
+
+      Shared\(key)
+
+    Plain writes ('state.settings.theme = .dark', 'shared.wrappedValue = x') are for the main \
+    actor: reducers and views. Another thread's write could interleave with them and lose one \
+    of the two. Mutate it with 'withLock' instead: 'shared.withLock { $0.theme = .dark }'.
+    """
+  }
+
+  static func sharedPersistedReadInTest(key: String) -> String {
+    """
+    A test read a persisted shared value without picking a storage:
+
+      Shared\(key)
+
+    It got a throwaway in-memory stand-in, so the test touched no file and no defaults, but \
+    what it reads is not what the test set up. Create the state inside a 'TestStore' (which \
+    runs against an isolated in-memory storage), or wrap the test in \
+    'withSharedStorage(.inMemory()) { ... }'.
+    """
+  }
+
+  static func sharedPersistenceFailed(key: String, error: any Error) -> String {
+    """
+    A shared value could not be loaded or saved:
+
+      Shared\(key)
+
+    \(error)
+
+    The value stays in memory, and 'shared.error' says why until a save succeeds.
+    """
+  }
+
+  static func sharedKeyTypeMismatch(id: Any, held: Any.Type, asked: Any.Type) -> String {
+    """
+    A shared key was asked for a value of another type than the one stored under it:
+
+      key: \(id)
+      stored: \(held)
+      asked: \(asked)
+
+    Each key holds one value of one type. Use the same type everywhere the key is used, or \
+    give the other value its own key. This holder got a value of its own.
+    """
+  }
 }

@@ -16,6 +16,8 @@ final class Harness<State, Action, ReceivedAction> {
   var exhaustivity: Exhaustivity = .on
   /// The state as the last assertion left it.
   var assertedState: State
+  /// The shared values' storage and the tracker of their changes.
+  let sharing: TestSharing
 
   /// - Parameters:
   ///   - reduce: The feature's reducer over its store-internal events.
@@ -27,8 +29,9 @@ final class Harness<State, Action, ReceivedAction> {
   ///     it when `send` returns).
   init<Event>(
     initialState: State,
+    sharing: TestSharing = TestSharing(),
     log: ReceivedLog<State, ReceivedAction> = ReceivedLog(),
-    reduce: @escaping (inout State, Event) -> Effect<Event>,
+    reduce reduceWithoutSharing: @escaping (inout State, Event) -> Effect<Event>,
     embed: @escaping (Action) -> Event,
     received: @escaping (Event) -> ReceivedAction?,
     sendAsserts: SendAssertion,
@@ -38,6 +41,11 @@ final class Harness<State, Action, ReceivedAction> {
   ) {
     log.sendAssertion = sendAsserts
     self.assertedState = initialState
+    self.sharing = sharing
+    // NB: the shared values a reducer makes live in the test's storage, not the app's.
+    let reduce = { (state: inout State, event: Event) in
+      sharing.run { reduceWithoutSharing(&state, event) }
+    }
     let root = RootCore<State, Event>(initialState: initialState) { state, event in
       if log.phase == .awaitingSentAction {
         let effect = reduce(&state, event)

@@ -1,0 +1,118 @@
+import ConcurrencyExtras
+import Foundation
+
+/// A shared value kept in a JSON file.
+///
+/// ```swift
+/// var todos = Shared(wrappedValue: [], .fileStorage(URL(fileURLWithPath: "todos.json")))
+/// ```
+///
+/// - **Atomic writes**: the value is written to a temporary file beside the real one, flushed,
+///   then renamed over it, so a crash (`kill -9`) mid-write leaves the old file or the new one.
+///   Temporary files a crashed run left are removed at the next load. The file keeps its mode
+///   and, where the process may, its owner; a symbolic link stays a link and its target is
+///   written. An advisory lock (`flock` on the folder) is held while checking and writing.
+/// - **Writes are deferred and coalesced**: a change is written ``SharedStorage/fileWriteDelay``
+///   after the first unwritten change, so a burst of changes is one write. What is still
+///   unwritten is written when the process exits normally (or at
+///   ``SharedStorage/flushPendingWrites()``).
+/// - **Outside changes**: the file is checked every ``SharedStorage/filePollInterval`` (a
+///   `stat`; it is read only when that changed); an edit made by another process is loaded
+///   into every holder.
+/// - **Never clobbered**: a write first checks that the file is still what was last read or
+///   written. If it changed, it is not overwritten: the value is saved beside it
+///   (`todos.conflict-1.json`) and ``FileStorageError/savedBeside(path:copy:)`` is reported.
+/// - **Corrupt files** are reported (``FileStorageError/corrupt(path:reason:)``) and never
+///   written over: the value starts from its default and stays in memory.
+public struct FileStorageKey<Value: Codable & Sendable>: SharedKey, CustomStringConvertible {
+  /// The file.
+  public let url: URL
+
+  /// A key for the file at `url`.
+  public init(url: URL) {
+    self.url = url
+  }
+
+  public var id: FileStorageKeyID { FileStorageKeyID(path: url.standardizedFileURL.path) }
+
+  public func load(in storage: SharedStorage) throws -> Value? {
+    let file = storage.file(at: url)
+    guard let data = try file.load() else { return nil }
+    do {
+      return try JSONDecoder().decode(Value.self, from: data)
+    } catch {
+      let failure = FileStorageError.corrupt(path: url.path, reason: describe(error, in: data))
+      file.block(failure)
+      throw failure
+    }
+  }
+
+  public func save(_ value: Value, in storage: SharedStorage) throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+    let data: Data
+    do {
+      data = try encoder.encode(value)
+    } catch {
+      throw FileStorageError.cannotWrite(
+        path: url.path, reason: "the value could not be encoded as JSON (\(error))")
+    }
+    storage.file(at: url).schedule(data)
+  }
+
+  public func subscribe(
+    in storage: SharedStorage, subscriber: SharedSubscriber<Value>
+  ) -> SharedSubscription {
+    let url = url
+    return storage.file(at: url).watch(
+      decode: { data in try JSONDecoder().decode(Value.self, from: data) },
+      describe: { error, data in describe(error, in: data) },
+      subscriber: subscriber)
+  }
+
+  public var description: String { "fileStorage(\(String(reflecting: url.path)))" }
+
+  private func describe(_ error: any Error, in data: Data) -> String {
+    if String(data: data, encoding: .utf8) == nil {
+      return "it is not UTF-8 text"
+    }
+    switch error {
+    case DecodingError.dataCorrupted(let context):
+      if context.underlyingError is DecodingError { return "it is not valid JSON" }
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return path.isEmpty ? "it is not valid JSON" : "the value at '\(path)' is not valid"
+    case DecodingError.keyNotFound(let key, _):
+      return "it has no '\(key.stringValue)' field"
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+      let path = context.codingPath.map(\.stringValue).joined(separator: ".")
+      return "the value at '\(path)' has the wrong type"
+    default:
+      return "it could not be decoded"
+    }
+  }
+}
+
+/// The identity of a ``FileStorageKey``: its standardized path.
+public struct FileStorageKeyID: Hashable, Sendable {
+  let path: String
+}
+
+extension SharedKey {
+  /// A value kept in the JSON file at `url`: see ``FileStorageKey``.
+  ///
+  /// ```swift
+  /// var todos = Shared(wrappedValue: [], .fileStorage(URL(fileURLWithPath: "todos.json")))
+  /// ```
+  public static func fileStorage<Value>(_ url: URL) -> Self
+  where Self == FileStorageKey<Value> {
+    FileStorageKey(url: url)
+  }
+}
+
+extension SharedStorage {
+  /// Writes now what file keys have not written yet. It also runs when the process exits
+  /// normally.
+  public func flushPendingWrites() {
+    for file in files(matching: { _ in true }) { file.flush() }
+  }
+}

@@ -1,0 +1,225 @@
+import ConcurrencyExtras
+import Foundation
+
+/// One file of a ``SharedStorage``: what was last read or written (to detect outside changes),
+/// the write waiting for its delay, and the watch.
+///
+/// NB: `@unchecked Sendable`: every mutable field is read and written under `lock`; writes to
+/// the file are serialized by `writeLock`.
+final class SharedFile: @unchecked Sendable {
+  let url: URL
+  private let files: SharedFileSystem
+  private let clock: any Clock<Duration>
+  private let delay: Duration
+  private let pollInterval: Duration
+  private let lock = NSLock()
+  private let writeLock = NSLock()
+  /// The file's contents as last read or written (`.some(nil)`: there was no file).
+  private var known: Data?? = nil
+  private var stamp: [Int] = []
+  private var pending: Data?
+  private var timer: Task<Void, Never>?
+  /// Why the file must not be written (it is corrupt or unreadable), if it must not.
+  private var blocked: FileStorageError?
+  /// Where the value is written since the file changed on disk under a pending write.
+  private var conflictCopy: URL?
+  private var subscribers: [UUID: (fail: @Sendable (any Error) -> Void, poll: () -> Void)] = [:]
+
+  init(url: URL, storage: SharedStorage) {
+    self.url = url
+    self.files = storage.files
+    self.clock = storage.clock
+    self.delay = storage.fileWriteDelay
+    self.pollInterval = storage.filePollInterval
+    SharedFile.registerForExit(self)
+  }
+
+  /// Reads the file (a missing one is nil), removing what a crashed run left beside it.
+  func load() throws(FileStorageError) -> Data? {
+    files.removeStaleTemporaryFiles(besides: url)
+    let stamp = files.stamp(of: url)
+    let data: Data?
+    do throws(FileStorageError) {
+      data = try files.contents(of: url)
+    } catch {
+      block(error)
+      throw error
+    }
+    lock.withLock {
+      known = .some(data)
+      self.stamp = stamp
+    }
+    return data
+  }
+
+  /// Never writes the file: it could not be read or decoded.
+  func block(_ error: FileStorageError) {
+    lock.withLock { blocked = error }
+  }
+
+  /// Writes `data` after the delay (with what comes before then, the last wins).
+  func schedule(_ data: Data) {
+    let startTimer = lock.withLock {
+      pending = data
+      guard timer == nil, blocked == nil else { return false }
+      return true
+    }
+    guard startTimer else { return }
+    let task = Task { [weak self, clock, delay] in
+      try? await clock.sleep(for: delay)
+      self?.flush()
+    }
+    lock.withLock { timer = task }
+  }
+
+  /// Writes the pending data now, if any.
+  func flush() {
+    writeLock.lock()
+    defer { writeLock.unlock() }
+    let (data, expected, copy, blocked) = lock.withLock {
+      defer {
+        timer = nil
+        if self.blocked == nil { pending = nil }
+      }
+      return (pending, known, conflictCopy, self.blocked)
+    }
+    guard let data, blocked == nil else { return }
+    let failure: (any Error)?
+    do throws(FileStorageError) {
+      if let copy {
+        try files.replace(copy, with: data, ifUnchangedFrom: nil)
+        failure = nil
+      } else {
+        try files.replace(url, with: data, ifUnchangedFrom: expected ?? .some(nil))
+        lock.withLock {
+          known = .some(data)
+          stamp = files.stamp(of: url)
+        }
+        failure = nil
+      }
+    } catch .changedOnDisk {
+      failure = saveBeside(data)
+    } catch {
+      failure = error
+    }
+    if let failure {
+      for subscriber in lock.withLock({ Array(subscribers.values) }) { subscriber.fail(failure) }
+    }
+  }
+
+  /// The file changed on disk under a pending write: writes `data` to a new file beside it.
+  private func saveBeside(_ data: Data) -> FileStorageError {
+    let folder = url.deletingLastPathComponent()
+    let stem = url.deletingPathExtension().lastPathComponent
+    let suffix = url.pathExtension.isEmpty ? "" : ".\(url.pathExtension)"
+    var number = 1
+    while true {
+      let candidate = folder.appendingPathComponent("\(stem).conflict-\(number)\(suffix)")
+      number += 1
+      if files.exists(candidate) { continue }
+      do throws(FileStorageError) {
+        try files.replace(candidate, with: data, ifUnchangedFrom: .some(nil))
+      } catch .changedOnDisk {
+        continue
+      } catch {
+        return error
+      }
+      lock.withLock { conflictCopy = candidate }
+      return .savedBeside(path: url.path, copy: candidate.path)
+    }
+  }
+
+  /// Polls the file for outside changes and tells `subscriber` about them.
+  func watch<Value>(
+    decode: @escaping @Sendable (Data) throws -> Value,
+    describe: @escaping @Sendable (any Error, Data) -> String,
+    subscriber: SharedSubscriber<Value>
+  ) -> SharedSubscription {
+    let id = UUID()
+    let poll = { [weak self] in
+      guard let self, let data = self.changedContents() else { return }
+      do {
+        let value = try decode(data)
+        self.lock.withLock { self.blocked = nil }
+        subscriber.yield(value)
+      } catch {
+        let failure = FileStorageError.corrupt(path: self.url.path, reason: describe(error, data))
+        self.block(failure)
+        subscriber.yield(error: failure)
+      }
+    }
+    lock.withLock { subscribers[id] = (subscriber.fail, poll) }
+    let task = Task { [weak self, clock, pollInterval] in
+      while !Task.isCancelled {
+        do { try await clock.sleep(for: pollInterval) } catch { return }
+        guard let self else { return }
+        self.poll()
+      }
+    }
+    return SharedSubscription { [weak self] in
+      task.cancel()
+      self?.lock.withLock { _ = self?.subscribers.removeValue(forKey: id) }
+    }
+  }
+
+  /// Checks the file once for an outside change (what the watch does at each interval).
+  func poll() {
+    for subscriber in lock.withLock({ Array(subscribers.values) }) { subscriber.poll() }
+  }
+
+  /// The file's contents if another process changed it since it was last read or written and
+  /// no write of ours is pending; nil otherwise.
+  private func changedContents() -> Data? {
+    writeLock.lock()
+    defer { writeLock.unlock() }
+    let stamp = files.stamp(of: url)
+    let (previousStamp, known, pending, copy) = lock.withLock {
+      (self.stamp, self.known, self.pending, self.conflictCopy)
+    }
+    guard stamp != previousStamp, copy == nil else { return nil }
+    guard let data = try? files.contents(of: url) else { return nil }
+    lock.withLock { self.stamp = stamp }
+    // NB: a pending write of ours finds the change when it checks the file, and saves beside
+    // it: neither side is lost.
+    guard pending == nil, known != .some(data) else { return nil }
+    lock.withLock { self.known = .some(data) }
+    return data
+  }
+
+  // MARK: - Exit
+
+  private static let live = LockIsolated<[WeakSharedFile]>([])
+
+  private static func registerForExit(_ file: SharedFile) {
+    live.withValue { files in
+      if files.isEmpty { atexit { SharedFile.flushAll() } }
+      files.removeAll { $0.value == nil }
+      files.append(WeakSharedFile(value: file))
+    }
+  }
+
+  static func flushAll() {
+    for file in live.value { file.value?.flush() }
+  }
+}
+
+struct WeakSharedFile: Sendable {
+  weak var value: SharedFile?
+}
+
+extension SharedStorage {
+  /// The file at `url` in this storage.
+  func file(at url: URL) -> SharedFile {
+    let path = url.standardizedFileURL.path
+    return fileRecords.withValue { files in
+      if let file = files[path] { return file }
+      let file = SharedFile(url: url, storage: self)
+      files[path] = file
+      return file
+    }
+  }
+
+  func files(matching predicate: (SharedFile) -> Bool) -> [SharedFile] {
+    fileRecords.value.values.filter(predicate)
+  }
+}

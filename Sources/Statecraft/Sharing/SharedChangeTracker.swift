@@ -1,0 +1,132 @@
+import Foundation
+
+/// Records the changes made to shared values, so that a test store can require each to be
+/// asserted like a state change.
+///
+/// Between two assertions the tracker keeps, for each shared value that changed, the value it
+/// had at the last assertion. While a test's assertion closure runs (``withAsserting(_:)``),
+/// writes to a tracked shared value go to the *expected* value instead of the real one, and
+/// reads return it. ``check(exhaustive:)`` then compares the expected values with the real ones.
+///
+/// NB: `@unchecked Sendable`: every field is read and written under `lock`.
+package final class SharedChangeTracker: @unchecked Sendable {
+  private struct Change {
+    let reference: any AnySharedReference
+    /// The value at the last assertion, if the value changed since.
+    var snapshot: Any?
+    /// What the assertion closure made of the value, if it wrote it.
+    var expected: Any?
+  }
+
+  private let lock = NSLock()
+  private var changes: [ObjectIdentifier: Change] = [:]
+  private var asserting = false
+
+  package init() {}
+
+  /// Records the changes of the shared values that `value` holds, at any depth (a test store's
+  /// initial state, whose shared values may have been made before the test store).
+  package func track(_ value: Any) {
+    if let holder = value as? any SharedReferenceHolder {
+      holder.anyReference.attach(self)
+      return
+    }
+    let mirror = Mirror(reflecting: value)
+    for child in mirror.children { track(child.value) }
+  }
+
+  /// Whether an assertion closure is running.
+  var isAsserting: Bool { lock.withLock { asserting } }
+
+  /// Runs a test's assertion closure: writes to shared values go to their expected values.
+  package func withAsserting<R>(_ body: () throws -> R) rethrows -> R {
+    lock.withLock { asserting = true }
+    defer { lock.withLock { asserting = false } }
+    return try body()
+  }
+
+  /// Records that `reference` changed from `previous`, unless it had already changed since the
+  /// last assertion.
+  func record<Value>(_ reference: SharedReference<Value>, previous: Value) {
+    lock.withLock {
+      let id = ObjectIdentifier(reference)
+      if changes[id]?.snapshot != nil { return }
+      changes[id, default: Change(reference: reference)].snapshot = previous
+    }
+  }
+
+  /// While asserting: the expected value of `reference` (what the closure wrote, else the value
+  /// at the last assertion); nil when not asserting or when it did not change.
+  func assertedValue<Value>(of reference: SharedReference<Value>) -> Value? {
+    lock.withLock {
+      guard asserting, let change = changes[ObjectIdentifier(reference)] else { return nil }
+      return (change.expected ?? change.snapshot) as? Value
+    }
+  }
+
+  /// While asserting: the closure wrote `value` to `reference`.
+  func expect<Value>(_ value: Value, for reference: SharedReference<Value>) {
+    lock.withLock {
+      changes[ObjectIdentifier(reference), default: Change(reference: reference)].expected = value
+    }
+  }
+
+  /// Forgets what assertion closures wrote, to run one again.
+  package func discardExpectations() {
+    lock.withLock {
+      for id in Array(changes.keys) {
+        changes[id]?.expected = nil
+        if changes[id]?.snapshot == nil { changes[id] = nil }
+      }
+    }
+  }
+
+  /// Whether a shared value changed since the last assertion.
+  package var hasChanges: Bool {
+    lock.withLock { changes.values.contains { $0.snapshot != nil } }
+  }
+
+  /// The failures of the last step: each changed value that was not asserted (when
+  /// `exhaustive`), and each asserted value that is not what the closure expected. Forgets the
+  /// changes: the next step starts from the values now.
+  package func check(exhaustive: Bool) -> [String] {
+    let changes = lock.withLock {
+      defer { self.changes.removeAll() }
+      return self.changes.values
+    }
+    var failures: [String] = []
+    for change in changes.sorted(by: { $0.reference.keyDescription < $1.reference.keyDescription })
+    {
+      if let expected = change.expected {
+        if let difference = change.reference.difference(from: expected) {
+          failures.append(
+            Self.message(
+              "A shared value does not match the assertion:", change.reference, difference))
+        }
+      } else if exhaustive, let snapshot = change.snapshot,
+        let difference = change.reference.difference(from: snapshot)
+      {
+        failures.append(
+          Self.message(
+            "A shared value changed, but the test asserted no change:", change.reference,
+            difference))
+      }
+    }
+    return failures
+  }
+
+  private static func message(
+    _ headline: String, _ reference: any AnySharedReference, _ difference: String
+  ) -> String {
+    let indented = difference.split(separator: "\n", omittingEmptySubsequences: false)
+      .map { "  " + $0 }.joined(separator: "\n")
+    return """
+      \(headline) Shared<\(reference.valueType)>\(reference.keyDescription)
+
+      \(indented)
+
+      (Expected: −, Actual: +) Assert it in the closure of the 'send' or 'receive' that changed \
+      it, as state: '$0.settings.theme = .dark'.
+      """
+  }
+}

@@ -1,0 +1,172 @@
+import Clocks
+import ConcurrencyExtras
+import Foundation
+import Observation
+import StatecraftTesting
+import Testing
+
+@testable import Statecraft
+
+extension Engine {
+  @MainActor
+  @Suite struct SharedTests {
+    /// Reads `read` under `withObservationTracking` and counts the notifications.
+    func track(_ read: @escaping () -> Void) -> LockIsolated<Int> {
+      let notified = LockIsolated(0)
+      withObservationTracking {
+        read()
+      } onChange: {
+        notified.withValue { $0 += 1 }
+      }
+      return notified
+    }
+
+    @Test func twoFeaturesInOneStoreSeeEachOthersWrites() {
+      let store = Store(initialState: TwoEditors.State(settings: Shared(value: Settings()))) {
+        TwoEditors()
+      }
+      store.send(.first(.setTheme("dark")))
+      #expect(store.second.settings.theme == "dark")
+      store.send(.second(.setFontSize(20)))
+      #expect(store.first.settings.fontSize == 20)
+    }
+
+    @Test func twoStoresInOneProcessSeeEachOthersWrites() {
+      withSharedStorage(.inMemory()) {
+        let first = Store(initialState: SharedCounter.State()) { SharedCounter() }
+        let second = Store(initialState: SharedCounter.State()) { SharedCounter() }
+        first.send(.increment)
+        #expect(second.count.wrappedValue == 1)
+        second.send(.increment)
+        #expect(first.count.wrappedValue == 2)
+      }
+    }
+
+    @Test func aReaderOfThemeIsNotifiedWhenAnyFeatureChangesThemeNotFontSize() {
+      let settings = Shared(value: Settings())
+      let reader = Store(initialState: SettingsEditor.State(settings: settings)) {
+        SettingsEditor()
+      }
+      let writer = Store(initialState: TwoEditors.State(settings: settings)) { TwoEditors() }
+      let notified = track { _ = reader.settings.theme }
+      writer.send(.first(.setFontSize(30)))
+      #expect(notified.value == 0)
+      writer.send(.second(.setTheme("dark")))
+      #expect(notified.value == 1)
+    }
+
+    @Test func aReaderOfTheWholeValueIsNotifiedOfAnyChange() {
+      let settings = Shared(value: Settings())
+      let store = Store(initialState: SettingsEditor.State(settings: settings)) {
+        SettingsEditor()
+      }
+      let notified = track { _ = store.settings.wrappedValue }
+      settings.withLock { $0.fontSize = 9 }
+      #expect(notified.value == 1)
+    }
+
+    @Test func anObserveClosureOfAStoreRerunsWhenAnotherStoreChangesWhatItRead() async {
+      let settings = Shared(value: Settings())
+      let reader = Store(initialState: SettingsEditor.State(settings: settings)) {
+        SettingsEditor()
+      }
+      let writer = Store(initialState: SettingsEditor.State(settings: settings)) {
+        SettingsEditor()
+      }
+      var themes: [String] = []
+      let token = reader.observe { themes.append($0.settings.theme) }
+      writer.send(.setFontSize(1))
+      writer.send(.setTheme("dark"))
+      await Task.megaYield()
+      #expect(themes == ["light", "dark"])
+      token.cancel()
+    }
+
+    /// The TCA spelling, as the migration guide shows it.
+    struct Launches: Reducer {
+      struct State: Equatable {
+        @Shared(.appStorage("launches")) var launches = 0
+        @Shared(.inMemory("isSignedIn")) var isSignedIn = false
+        @Shared(.fileStorage(URL(fileURLWithPath: "/tmp/todos.json"))) var todos: [String] = []
+      }
+      func reduce(into state: inout State, action: Void) -> Effect<Void> {
+        state.launches += 1
+        state.$isSignedIn.withLock { $0 = true }
+        state.todos.append("Launch \(state.launches)")
+        return .none
+      }
+    }
+
+    @Test func theTCASpellingWorksAsAPropertyWrapper() async {
+      let store = TestStore(initialState: Launches.State()) { Launches() }
+      await store.send(()) {
+        $0.launches = 1
+        $0.isSignedIn = true
+        $0.todos = ["Launch 1"]
+      }
+    }
+
+    @Test func concurrentLockedWritesLoseNothing() {
+      let count = Shared(value: 0)
+      DispatchQueue.concurrentPerform(iterations: 1_000) { _ in
+        count.withLock { $0 += 1 }
+      }
+      #expect(count.wrappedValue == 1_000)
+    }
+
+    @Test func sharedValuesAreEqualByValue() {
+      #expect(Shared(value: 1) == Shared(value: 1))
+      #expect(Shared(value: 1) != Shared(value: 2))
+      let shared = Shared(value: Settings())
+      let copy = shared
+      copy.theme = "dark"
+      #expect(shared.theme == "dark")
+    }
+
+    @Test func anInMemoryKeyOutlivesItsHoldersInItsStorage() {
+      withSharedStorage(.inMemory()) {
+        do {
+          let count = Shared(wrappedValue: 0, .inMemory("count"))
+          count.wrappedValue = 7
+        }
+        #expect(Shared(wrappedValue: 0, .inMemory("count")).wrappedValue == 7)
+      }
+      withSharedStorage(.inMemory()) {
+        #expect(Shared(wrappedValue: 0, .inMemory("count")).wrappedValue == 0)
+      }
+    }
+
+    @Test func appStorageKeepsTheValueInTheDefaults() {
+      let storage = SharedStorage.inMemory()
+      withSharedStorage(storage) {
+        do {
+          let launches = Shared(wrappedValue: 0, .appStorage("launches"))
+          launches.wrappedValue += 1
+        }
+        #expect(storage.defaults.value(forKey: "launches", as: Int.self) == 1)
+        #expect(Shared(wrappedValue: 0, .appStorage("launches")).wrappedValue == 1)
+      }
+    }
+
+    @Test func readingAPersistedValueInATestWithoutAStorageIsReported() {
+      withKnownIssue {
+        let launches = Shared(wrappedValue: 0, .appStorage("unpicked"))
+        #expect(launches.wrappedValue == 0)
+      } matching: {
+        $0.description.contains("without picking a storage")
+      }
+    }
+
+    @Test func aKeyAskedForAnotherTypeIsReported() {
+      withSharedStorage(.inMemory()) {
+        let count = Shared(wrappedValue: 0, .inMemory("value"))
+        withKnownIssue {
+          _ = Shared(wrappedValue: "", .inMemory("value"))
+        } matching: {
+          $0.description.contains("another type")
+        }
+        _ = count
+      }
+    }
+  }
+}
