@@ -49,7 +49,7 @@ public struct DismissEffect: Sendable {
 
 extension Effect {
   /// An effect that dismisses the presented feature returning it (or pops it from its stack):
-  /// `case .closeTapped: return .dismiss`.
+  /// `case .closeTapped: return .dismiss()`.
   ///
   /// The presenter receives `.dismiss` (or `.popFrom(id:)`) a moment later, as an action a test
   /// store receives. Returned by a feature that is not presented, it reports an issue.

@@ -27,8 +27,8 @@ extension Reducer {
   ///   the actions they would still send are dropped, never delivered to the new child.
   /// - A child action that arrives while nothing is presented is reported as an issue.
   /// - The child can end its own presentation with ``Effect/dismiss`` or a ``DismissEffect``.
-  /// - An ``AlertState`` or ``ConfirmationDialogState`` child is dismissed by any of its
-  ///   actions (a pressed button).
+  /// - An ``AlertState`` or ``ConfirmationDialogState`` child (or an enum destination in a case
+  ///   that holds one) is dismissed by any of its actions (a pressed button).
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
     _ toPresentation: WritableKeyPath<State, PresentationState<ChildState>>,
@@ -142,7 +142,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       // NB: an alert or a dialog goes away with the button that was pressed, unless the parent
       // presented something else in its place.
       if let presented, state[keyPath: toPresentation].id == presented,
-        state[keyPath: toPresentation].value is any _EphemeralState
+        isEphemeral(state[keyPath: toPresentation].value as Any)
       {
         state[keyPath: toPresentation].wrappedValue = nil
       }
@@ -213,3 +213,16 @@ struct PresentedIdentity: Hashable, Sendable {
 
 /// State that is dismissed by any of its actions: an alert, a confirmation dialog.
 public protocol _EphemeralState {}
+
+/// Whether `state` is an alert or a dialog, or an enum destination whose case holds one.
+func isEphemeral(_ state: Any) -> Bool {
+  if state is any _EphemeralState { return true }
+  let mirror = Mirror(reflecting: state)
+  if mirror.displayStyle == .optional, let wrapped = mirror.children.first?.value {
+    return isEphemeral(wrapped)
+  }
+  guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
+    return false
+  }
+  return payload is any _EphemeralState
+}
