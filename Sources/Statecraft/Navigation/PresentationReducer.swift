@@ -26,7 +26,7 @@ extension Reducer {
   ///   replaced by another presentation (by any reducer, at any depth) they are cancelled, and
   ///   the actions they would still send are dropped, never delivered to the new child.
   /// - A child action that arrives while nothing is presented is reported as an issue.
-  /// - The child can end its own presentation with ``Effect/dismiss`` or a ``DismissEffect``.
+  /// - The child can end its own presentation with `Effect.dismiss()` or a ``DismissEffect``.
   /// - An ``AlertState`` or ``ConfirmationDialogState`` child (or an enum destination in a case
   ///   that holds one) is dismissed by any of its actions (a pressed button).
   @inlinable

@@ -25,7 +25,7 @@ extension Reducer {
   /// - Each element's effects run in a namespace of its id: when it is popped (by any reducer,
   ///   at any depth) they are cancelled and what they would still send is dropped. Ids are never
   ///   reused, so nothing meant for a popped element reaches a newer one.
-  /// - An element can pop itself with ``Effect/dismiss`` or a ``DismissEffect``.
+  /// - An element can pop itself with `Effect.dismiss()` or a ``DismissEffect``.
   @inlinable
   public func forEach<ElementState, ElementAction, Element: Reducer<ElementState, ElementAction>>(
     _ toStack: WritableKeyPath<State, StackState<ElementState>>,
