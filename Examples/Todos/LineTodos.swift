@@ -128,7 +128,8 @@ extension Todos.Action {
   /// Whether the list as printed may look different after this action.
   var changesTheList: Bool {
     switch self {
-    case .add, .edit, .toggle, .delete, .setFilter, .undo, .redo, .searchChanged, .searchApplied:
+    case .add, .edit, .setNotes, .toggle, .delete, .setFilter, .undo, .redo, .searchChanged,
+      .searchApplied:
       return true
     case .syncTapped, .cancelSyncTapped, .syncProgressed, .syncFinished, .saveFailed, .quit:
       return false
@@ -139,7 +140,7 @@ extension Todos.Action {
   /// the sync, and the save of a changed list.
   var runsInBackground: Bool {
     switch self {
-    case .syncTapped, .add, .edit, .toggle, .delete, .undo, .redo: return true
+    case .syncTapped, .add, .edit, .setNotes, .toggle, .delete, .undo, .redo: return true
     default: return false
     }
   }
