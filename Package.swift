@@ -86,6 +86,7 @@ let package = Package(
       name: "TodosFeature",
       dependencies: [
         "Statecraft",
+        .product(name: "CasePathsCore", package: "swift-case-paths"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
       ],
       path: "Examples/TodosFeature"

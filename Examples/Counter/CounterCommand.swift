@@ -59,7 +59,7 @@ final class CounterApp: StateSubscriber {
   let store: ReactorStoreOf<CounterReactor>
   let tasks = TaskTracker()
   /// Called with each alert, each time it is set (equal messages included).
-  var onAlert: (String) -> Void = { _ in }
+  var onAlert: (AlertState<Never>) -> Void = { _ in }
   /// Called with the state of each batch.
   var onState: (CounterReactor.State) -> Void = { _ in }
 
@@ -79,8 +79,8 @@ final class CounterApp: StateSubscriber {
   }
 
   func state(_ state: CounterReactor.State) {
-    state.$alert.updated { message in
-      if let message { onAlert(message) }
+    state.$alert.updated { alert in
+      if let alert { onAlert(alert) }
     }
     onState(state)
   }
@@ -110,7 +110,7 @@ struct LineCounter: DemoMode {
   func run() async {
     printLine("Statecraft counter (Reactor idiom). \(Self.usage)")
     var last = app.store.state
-    app.onAlert = { printLine("alert: \($0)") }
+    app.onAlert = { printLine("alert: \($0.title)") }
     app.onState = { state in
       defer { last = state }
       guard state.fact != last.fact else { return }

@@ -18,8 +18,9 @@ final class FullScreenCounter: DemoMode {
     guard let screen = FullScreen.start() else { return }
     self.screen = screen
     defer { screen.close() }
-    app.onAlert = { [weak self] message in
+    app.onAlert = { [weak self] shown in
       guard let self else { return }
+      let message = shown.title
       // NB: the pulse fires for each assignment, so a repeated message counts up.
       alert = (message, alert?.message == message ? alert!.times + 1 : 1)
     }

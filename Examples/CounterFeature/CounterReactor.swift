@@ -30,12 +30,18 @@ public struct CounterReactor: Reactor {
   public struct State: Equatable, Sendable {
     public var count = 0
     public var fact: Loadable<String> = .idle
-    /// A message to show once per assignment, even when it repeats.
-    @Pulse public var alert: String?
+    /// An alert to show once per assignment, even when it repeats: a value, as a presented
+    /// alert is (see ``CounterReactor/alert(_:)``).
+    @Pulse public var alert: AlertState<Never>?
 
     public init(count: Int = 0) {
       self.count = count
     }
+  }
+
+  /// The alert that says `message`, with one button that dismisses it.
+  public static func alert(_ message: String) -> AlertState<Never> {
+    AlertState(title: message, buttons: [ButtonState(role: .cancel, label: "OK")])
   }
 
   /// The counter's bounds.
@@ -78,7 +84,7 @@ public struct CounterReactor: Reactor {
       state.count = count
       state.fact = .idle
     case .showAlert(let message):
-      state.alert = message
+      state.alert = Self.alert(message)
     case .fact(let update):
       state.fact.apply(update)
     }

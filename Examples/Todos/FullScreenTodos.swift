@@ -17,7 +17,7 @@ final class FullScreenTodos: DemoMode {
   private var hint: String?
   private var token: ObserveToken?
 
-  enum Prompt { case add, edit(id: Int), search }
+  enum Prompt { case add, edit(id: Int), search, title(StackElementID), notes(StackElementID) }
 
   init(app: TodosApp) {
     self.app = app
@@ -25,14 +25,17 @@ final class FullScreenTodos: DemoMode {
 
   static let keyHints = [
     "↑↓ move", "space toggle", "a add", "e edit", "d delete", "f filter", "/ search", "u undo",
-    "r redo", "s sync", "c cancel sync", "l log",
+    "r redo", "s sync", "c cancel sync", "o open", "l log",
   ]
+
+  static let screenKeyHints = ["t edit title", "n edit notes", "esc/b back"]
 
   func run() async {
     guard let screen = FullScreen.start() else { return }
     self.screen = screen
     defer { screen.close() }
-    token = app.store.observe { [weak self] _ in self?.draw() }
+    // NB: observes the navigation store, so that a pushed screen or a question redraws too.
+    token = app.navigation.observe { [weak self] _ in self?.draw() }
     defer { token?.cancel() }
     for await key in screen.keys {
       if handle(key) == .quit { return }
@@ -54,11 +57,40 @@ final class FullScreenTodos: DemoMode {
       case (.submitted(let text), .add?): app.send(.add(text))
       case (.submitted(let text), .edit(let id)?): app.send(.edit(id: id, title: text))
       case (.cancelled, .search?): app.send(.searchChanged(""))
+      case (.submitted(let text), .title(let screen)?):
+        app.navigate(.path(.element(id: screen, action: .setTitle(text))))
+      case (.submitted(let text), .notes(let screen)?):
+        app.navigate(.path(.element(id: screen, action: .setNotes(text))))
       default: break
       }
       if outcome != .editing {
         self.editor = nil
         editing = nil
+      }
+      return .keepGoing
+    }
+
+    if let dialog = app.navigation.confirmation {
+      switch key {
+      case .character("y"):
+        let button = dialog.buttons.first { $0.role == .destructive } ?? dialog.buttons[0]
+        app.navigate(.confirmation(.press(button)))
+      case .character("n"), .escape:
+        let button = dialog.buttons.first { $0.role == .cancel } ?? dialog.buttons[0]
+        app.navigate(.confirmation(.press(button)))
+      default: hint = "Press y to delete, n to keep."
+      }
+      return .keepGoing
+    }
+    if let top = app.topScreen {
+      switch key {
+      case .escape, .character("b"), .left: app.navigate(.back)
+      case .character("t"):
+        startPrompt(.title(top.id), LineEditor(prompt: "Title", text: top.state.title))
+      case .character("n"):
+        startPrompt(.notes(top.id), LineEditor(prompt: "Notes", text: top.state.notes))
+      case _ where key.quits: return .quit
+      default: hint = "t edits the title, n the notes; esc goes back."
       }
       return .keepGoing
     }
@@ -84,7 +116,13 @@ final class FullScreenTodos: DemoMode {
         hint = "The list is empty."
       }
     case .character("d"), .character("x"), .delete:
-      if let selected { app.send(.delete(id: selected.id)) } else { hint = "The list is empty." }
+      if let selected {
+        app.navigate(.deleteTapped(id: selected.id))
+      } else {
+        hint = "The list is empty."
+      }
+    case .character("o"), .right:
+      if let selected { app.navigate(.open(id: selected.id)) } else { hint = "The list is empty." }
     case .character("f"): app.send(.setFilter(app.store.filter.next))
     case .character("/"): startPrompt(.search, LineEditor(prompt: "Search", text: app.store.query))
     case .character("u"): app.send(.undo)
@@ -123,7 +161,9 @@ final class FullScreenTodos: DemoMode {
       bottom.append(
         app.store.sync.isSyncing ? Text.yellow(syncLine) + "  (c cancels)" : StyledText(syncLine))
     }
-    if let editor {
+    if let dialog = app.navigation.confirmation {
+      bottom.append(Text.yellow(TodosApp.confirmationLine(dialog)) + "  (y/n)")
+    } else if let editor {
       bottom.append(editor.row(width: columns))
     } else if let message = hint ?? notice {
       // NB: a notice names a file and what to do, so it wraps (up to three rows) rather than
@@ -134,8 +174,10 @@ final class FullScreenTodos: DemoMode {
       bottom.append("")
     }
     let footerSpace = max(1, rows - header.count - bottom.count - 3)
+    let top = app.topScreen
     let footer = KeyHints.lines(
-      Self.keyHints, quit: "q quit", width: columns, maxLines: footerSpace)
+      top == nil ? Self.keyHints : Self.screenKeyHints, quit: "q quit", width: columns,
+      maxLines: footerSpace)
     bottom += footer.map(Text.dim)
     if app.showsLog {
       let logSpace = rows - header.count - bottom.count - 3 - 1
@@ -148,6 +190,16 @@ final class FullScreenTodos: DemoMode {
     let listHeight = max(1, rows - header.count - bottom.count)
     let first = max(0, min(selection - listHeight + 1, list.visible.count - listHeight))
     var lines = header
+    if let top {
+      // The detail screen over the list.
+      lines += TodosApp.detailLines(top.state).map {
+        StyledText(Text.start(of: $0, width: columns))
+      }
+      lines += Array(repeating: "", count: max(0, rows - lines.count - bottom.count))
+      lines += bottom
+      screen.draw(Array(lines.suffix(rows)))
+      return
+    }
     let rowsShown = app.listLines(in: first..<(first + listHeight), width: columns)
     for (offset, row) in rowsShown.enumerated() {
       let isSelected = !list.visible.isEmpty && first + offset == selection

@@ -36,7 +36,14 @@ struct LineTodos: DemoMode {
     app.log.onEntry = { printLine($0) }
 
     for await command in StandardInput.commands() {
+      if await handleScreenCommand(command.line) { continue }
       switch TodoCommand.parse(command.line, in: app.store.withState { $0 }) {
+      case .success(.send(.delete(let id))):
+        // NB: a delete is asked first: `yes` deletes, `no` keeps.
+        app.navigate(.deleteTapped(id: id))
+        if let dialog = app.navigation.confirmation {
+          printLine(TodosApp.confirmationLine(dialog))
+        }
       case .failure(let hint):
         printLine(hint.message)
       case .success(.quit):
@@ -69,6 +76,65 @@ struct LineTodos: DemoMode {
         }
       }
     }
+  }
+
+  /// Handles the commands of the detail screens and of the delete confirmation; false for any
+  /// other line.
+  private func handleScreenCommand(_ line: String) async -> Bool {
+    let trimmed = line.trimmingCharacters(in: .whitespaces)
+    let word = trimmed.prefix { !$0.isWhitespace }
+    let rest = trimmed.dropFirst(word.count).trimmingCharacters(in: .whitespaces)
+    if let dialog = app.navigation.confirmation {
+      switch word {
+      case "yes", "no":
+        let role: ButtonState<TodosNavigation.Confirmation>.Role? =
+          word == "no" ? .cancel : .destructive
+        let button = dialog.buttons.first { $0.role == role } ?? dialog.buttons[0]
+        let before = app.list.visible
+        // NB: the delete's save runs in the background, as a delete's does (see below).
+        app.navigate(.confirmation(.press(button)))
+        printLine(word == "yes" ? "deleted" : "kept")
+        if word == "yes" { printChanges(from: before) }
+      default:
+        printLine("Answer the question first: \(TodosApp.confirmationLine(dialog))")
+      }
+      return true
+    }
+    switch word {
+    case "open":
+      switch TodoCommand.parse("toggle \(rest)", in: app.store.withState { $0 }) {
+      case .success(.send(.toggle(let id))):
+        app.navigate(.open(id: id))
+        printScreen()
+      case .failure(let hint):
+        printLine(hint.message.replacingOccurrences(of: "'toggle'", with: "'open'"))
+      default: break
+      }
+      return true
+    case "back":
+      // NB: "Already at the list." is a notice, which the observation above prints.
+      app.navigate(.back)
+      if app.topScreen != nil { printScreen() } else { printList(whole: false) }
+      return true
+    case "title", "notes":
+      guard let top = app.topScreen else {
+        printLine("'\(word)' edits the todo that is open; open one with 'open N'.")
+        return true
+      }
+      let action: TodoDetail.Action = word == "title" ? .setTitle(rest) : .setNotes(rest)
+      await app.navigate(.path(.element(id: top.id, action: action))).finish()
+      printScreen()
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// Prints the detail screen on top of the stack.
+  private func printScreen() {
+    guard let top = app.topScreen else { return }
+    for line in TodosApp.detailLines(top.state) { printLine(line) }
+    printLine("(title TEXT · notes TEXT · back)")
   }
 
   /// Prints the list: whole when asked or short, else its first rows.
@@ -128,7 +194,8 @@ extension Todos.Action {
   /// Whether the list as printed may look different after this action.
   var changesTheList: Bool {
     switch self {
-    case .add, .edit, .toggle, .delete, .setFilter, .undo, .redo, .searchChanged, .searchApplied:
+    case .add, .edit, .setNotes, .toggle, .delete, .setFilter, .undo, .redo, .searchChanged,
+      .searchApplied:
       return true
     case .syncTapped, .cancelSyncTapped, .syncProgressed, .syncFinished, .saveFailed, .quit:
       return false
@@ -139,7 +206,7 @@ extension Todos.Action {
   /// the sync, and the save of a changed list.
   var runsInBackground: Bool {
     switch self {
-    case .syncTapped, .add, .edit, .toggle, .delete, .undo, .redo: return true
+    case .syncTapped, .add, .edit, .setNotes, .toggle, .delete, .undo, .redo: return true
     default: return false
     }
   }

@@ -7,6 +7,9 @@ import TodosFeature
 /// Runs the todo feature in the terminal: full screen or line by line.
 @MainActor
 final class TodosApp {
+  /// The app's screens: the list, detail screens on a stack, the delete confirmation.
+  let navigation: StoreOf<TodosNavigation>
+  /// The list's store, scoped from ``navigation``.
   let store: StoreOf<Todos>
   let file: TodoFile
   /// The tasks of the actions sent, so that quitting waits for the saves they started.
@@ -19,8 +22,9 @@ final class TodosApp {
     set { log.isEnabled = newValue }
   }
 
-  init(store: StoreOf<Todos>, file: TodoFile, log: ChangeLogBuffer) {
-    self.store = store
+  init(navigation: StoreOf<TodosNavigation>, file: TodoFile, log: ChangeLogBuffer) {
+    self.navigation = navigation
+    self.store = navigation.scope(state: \.list, action: TodosNavigation.Action.list)
     self.file = file
     self.log = log
   }
@@ -54,26 +58,30 @@ final class TodosApp {
     }
     let log = ChangeLogBuffer()
     let recorder = recordURL.map { _ in RecorderOf<Todos>(initialState: Todos.State(todos: todos)) }
-    let store = Store(initialState: recorder?.initialState ?? Todos.State(todos: todos)) {
-      let todos = Todos(
-        clock: ContinuousClock(),
-        save: { todos in
-          // NB: a change after a pause is written at once; in a burst (a key held down, piped
-          // commands), a newer change cancels this save while it waits for its turn, so the
-          // file is written at most once per spacing. Quitting, on a key or a signal, waits for
-          // the last one.
-          try await saver.save(todos, spacedBy: saveSpacing)
+    let initial = TodosNavigation.State(
+      list: recorder?.initialState ?? Todos.State(todos: todos))
+    let navigation = Store(initialState: initial) {
+      TodosNavigation {
+        let todos = Todos(
+          clock: ContinuousClock(),
+          save: { todos in
+            // NB: a change after a pause is written at once; in a burst (a key held down, piped
+            // commands), a newer change cancels this save while it waits for its turn, so the
+            // file is written at most once per spacing. Quitting, on a key or a signal, waits for
+            // the last one.
+            try await saver.save(todos, spacedBy: saveSpacing)
+          }
+        )
+        // NB: while the log is hidden, an action costs the log one call to this filter.
+        .logChanges(to: ChangeLogSink { log.append($0) }) { action in
+          guard log.isEnabled else { return false }
+          if case .syncProgressed = action { return false }
+          return true
         }
-      )
-      // NB: while the log is hidden, an action costs the log one call to this filter.
-      .logChanges(to: ChangeLogSink { log.append($0) }) { action in
-        guard log.isEnabled else { return false }
-        if case .syncProgressed = action { return false }
-        return true
+        if let recorder { todos.recording(into: recorder) } else { todos }
       }
-      if let recorder { todos.recording(into: recorder) } else { todos }
     }
-    let app = TodosApp(store: store, file: file, log: log)
+    let app = TodosApp(navigation: navigation, file: file, log: log)
     await Terminal.run(fullScreen: { FullScreenTodos(app: app) }, lines: { LineTodos(app: app) })
     await app.quit()
     var status: Int32 = 0
@@ -134,6 +142,37 @@ final class TodosApp {
   @discardableResult
   func send(_ action: Todos.Action) -> StoreTask {
     tasks.track(store.send(action))
+  }
+
+  /// Sends a navigation action (open, back, a detail screen's edit, the delete confirmation).
+  @discardableResult
+  func navigate(_ action: TodosNavigation.Action) -> StoreTask {
+    tasks.track(navigation.send(action))
+  }
+
+  /// The detail screen on top of the stack, with its id, if any.
+  var topScreen: (id: StackElementID, state: TodoDetail.State)? {
+    guard let id = navigation.path.ids.last, let state = navigation.path[id: id] else {
+      return nil
+    }
+    return (id, state)
+  }
+
+  /// The detail screen's lines: the todo's title and notes.
+  static func detailLines(_ detail: TodoDetail.State) -> [String] {
+    [
+      "── \(Text.escaped(detail.title)) ──",
+      "title: \(Text.escaped(detail.title))",
+      "notes: \(detail.notes.isEmpty ? "(none)" : Text.escaped(detail.notes))",
+    ]
+  }
+
+  /// The confirmation's line: its title and each button with the word that presses it.
+  static func confirmationLine(_ dialog: ConfirmationDialogState<TodosNavigation.Confirmation>)
+    -> String
+  {
+    let buttons = dialog.buttons.map { "\($0.label): \($0.role == .cancel ? "no" : "yes")" }
+    return "\(dialog.title) [\(buttons.joined(separator: " · "))]"
   }
 
   /// Waits until every effect started so far has finished.

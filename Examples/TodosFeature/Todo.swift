@@ -1,13 +1,36 @@
-/// One todo: a title and whether it is done.
+/// One todo: a title, whether it is done, and notes.
 public struct Todo: Codable, Equatable, Identifiable, Sendable {
   public var id: Int
   public var title: String
   public var isDone: Bool
+  /// Free text, edited on the todo's detail screen; empty for most todos.
+  public var notes: String
 
-  public init(id: Int, title: String, isDone: Bool = false) {
+  public init(id: Int, title: String, isDone: Bool = false, notes: String = "") {
     self.id = id
     self.title = title
     self.isDone = isDone
+    self.notes = notes
+  }
+
+  enum CodingKeys: String, CodingKey { case id, title, isDone, notes }
+
+  // NB: notes are written only when there are some, and read as empty when absent, so that
+  // files written before notes existed read as they are, and are written as they were.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(Int.self, forKey: .id)
+    title = try container.decode(String.self, forKey: .title)
+    isDone = try container.decode(Bool.self, forKey: .isDone)
+    notes = try container.decodeIfPresent(String.self, forKey: .notes) ?? ""
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(title, forKey: .title)
+    try container.encode(isDone, forKey: .isDone)
+    if !notes.isEmpty { try container.encode(notes, forKey: .notes) }
   }
 }
 

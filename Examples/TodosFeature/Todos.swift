@@ -67,6 +67,8 @@ public struct Todos: Reducer {
   public enum Action: Codable, Equatable, Sendable {
     case add(String)
     case edit(id: Int, title: String)
+    /// Replaces a todo's notes (the detail screen's second field).
+    case setNotes(id: Int, notes: String)
     case toggle(id: Int)
     case delete(id: Int)
     case setFilter(TodoFilter)
@@ -129,6 +131,10 @@ public struct Todos: Reducer {
         return .none
       }
       return change(&state) { $0[id: id]?.title = title }
+
+    case .setNotes(let id, let notes):
+      guard state.todos[id: id] != nil else { return missing(&state) }
+      return change(&state) { $0[id: id]?.notes = notes }
 
     case .toggle(let id):
       guard state.todos[id: id] != nil else { return missing(&state) }

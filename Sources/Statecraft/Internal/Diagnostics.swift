@@ -209,3 +209,82 @@ enum Diagnostics {
     """
   }
 }
+
+// MARK: - Navigation
+
+extension Diagnostics {
+  static func presentationActionWhileNothingPresented(
+    action: Any, statePath: AnyKeyPath, parent: Any.Type
+  ) -> String {
+    """
+    An 'ifLet' in '\(parent)' received an action for a presented child while nothing was \
+    presented:
+
+      \(action)
+
+    The presentation at '\(statePath)' was nil, so the child reducer could not run. This usually \
+    means a parent, or an effect the child did not start, sent a '.presented' action after the \
+    child was dismissed. (The child's own effects are cancelled when it is dismissed or \
+    replaced, and what they would still send is dropped.) Check that the child is presented \
+    before sending to it, or send '.dismiss' to end a presentation.
+    """
+  }
+
+  static func dismissWhileNotPresented() -> String {
+    """
+    'DismissEffect' (or 'Effect.dismiss') was called by a feature that is not presented:
+
+    Only the effects of a child run by 'ifLet' over a 'PresentationState' (an '@Presents' \
+    property) or by 'forEach' over a 'StackState' can dismiss themselves; nothing was dismissed. \
+    Present the feature with 'ifLet(\\.$child, action: \\.child)' or push it on a stack with \
+    'forEach(\\.path, action: \\.path)', or have the parent set the state to nil itself.
+    """
+  }
+
+  static func stackActionForMissingElement(
+    action: Any, id: Any, statePath: AnyKeyPath, parent: Any.Type
+  ) -> String {
+    """
+    A 'forEach' over a stack in '\(parent)' received an action for an element that is not on \
+    the stack:
+
+      id: \(id)
+      action: \(action)
+
+    No element with this id is in '\(statePath)': it was popped (ids are never reused, so the \
+    action cannot reach a newer element). This usually means a parent, a view, or an effect the \
+    element did not start, sent to an element after it was popped. (An element's own effects are \
+    cancelled when it is popped, and what they would still send is dropped.) Check that the id \
+    is still in 'path.ids' before sending to it.
+    """
+  }
+
+  static func stackPushWithStaleID(id: Any, lastID: Any, statePath: AnyKeyPath, parent: Any.Type)
+    -> String
+  {
+    """
+    A 'forEach' over a stack in '\(parent)' received a push with an id the stack has already \
+    used:
+
+      id: \(id)
+      last id: \(lastID)
+
+    Stack ids are never reused, so that an action for a popped element never reaches a newer \
+    one; the push to '\(statePath)' was ignored. Push with a fresh id, e.g. \
+    '.push(id: StackElementID(), state: ...)', or append to the stack in a reducer.
+    """
+  }
+
+  static func presentedStoreSendAfterDismissal(action: Any, statePath: AnyKeyPath) -> String {
+    """
+    A store of a presented child sent an action after its presentation ended:
+
+      \(action)
+
+    The presentation at '\(statePath)' was dismissed or replaced by another, so the action was \
+    dropped rather than delivered to another child. This usually means a view kept the child \
+    store of an old presentation. Scope a new store for each presentation, e.g. \
+    'store.scope(state: \\.$child, action: \\.child)'.
+    """
+  }
+}

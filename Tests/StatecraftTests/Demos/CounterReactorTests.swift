@@ -20,9 +20,13 @@ extension Engine {
       let store = makeStore()
       await store.send(.increment) { $0.count = 1 }
       await store.send(.decrement) { $0.count = 0 }
-      await store.send(.decrement) { $0.alert = "The counter doesn't go below 0." }
+      await store.send(.decrement) {
+        $0.alert = CounterReactor.alert("The counter doesn't go below 0.")
+      }
       // NB: the same message again is a new pulse: a view shows the alert again.
-      await store.send(.decrement) { $0.alert = "The counter doesn't go below 0." }
+      await store.send(.decrement) {
+        $0.alert = CounterReactor.alert("The counter doesn't go below 0.")
+      }
       await store.finish()
     }
 
@@ -52,7 +56,7 @@ extension Engine {
 
     @Test func aFactCanBeCancelledWhileItLoads() async {
       let store = makeStore(count: 4)
-      await store.send(.cancelFactTapped) { $0.alert = "No fact is loading." }
+      await store.send(.cancelFactTapped) { $0.alert = CounterReactor.alert("No fact is loading.") }
       await store.send(.factTapped) { $0.fact = .loading(previous: nil) }
       await store.send(.cancelFactTapped) { $0.fact = .idle }
       await clock.run()
@@ -94,6 +98,6 @@ private final class AlertSubscriber: StateSubscriber {
   let onAlert: (String) -> Void
   init(onAlert: @escaping (String) -> Void) { self.onAlert = onAlert }
   func state(_ state: CounterReactor.State) {
-    state.$alert.updated { if let message = $0 { onAlert(message) } }
+    state.$alert.updated { if let alert = $0 { onAlert(alert.title) } }
   }
 }

@@ -1,0 +1,53 @@
+import CasePathsCore
+
+/// The action of a presented child: one of its own actions, or its dismissal.
+///
+/// ```swift
+/// enum Action {
+///   case detail(PresentationAction<Detail.Action>)
+/// }
+/// store.send(.detail(.presented(.save)))
+/// store.send(.detail(.dismiss))  // the sheet was swiped away
+/// ```
+///
+/// It is `CasePathable` (written by hand, no macro), so case key paths reach through it:
+/// `\.detail.presented.save`, `\.detail.dismiss`.
+public enum PresentationAction<Action> {
+  /// An action of the presented child.
+  case presented(Action)
+  /// Ends the presentation: the parent sees this action while the child is still presented,
+  /// then the child's state is set to nil.
+  case dismiss
+}
+
+extension PresentationAction: Equatable where Action: Equatable {}
+extension PresentationAction: Hashable where Action: Hashable {}
+extension PresentationAction: Sendable where Action: Sendable {}
+
+extension PresentationAction: CasePathable {
+  /// The case paths of a presentation action.
+  public struct AllCasePaths: Sendable {
+    /// The child's actions.
+    public var presented: AnyCasePath<PresentationAction, Action> {
+      AnyCasePath(
+        embed: { .presented($0) },
+        extract: {
+          guard case .presented(let action) = $0 else { return nil }
+          return action
+        })
+    }
+
+    /// The dismissal.
+    public var dismiss: AnyCasePath<PresentationAction, Void> {
+      AnyCasePath(
+        embed: { .dismiss },
+        extract: {
+          guard case .dismiss = $0 else { return nil }
+          return ()
+        })
+    }
+  }
+
+  /// The case paths of a presentation action.
+  public static var allCasePaths: AllCasePaths { AllCasePaths() }
+}

@@ -1,0 +1,228 @@
+import CasePathsCore
+import ConcurrencyExtras
+
+extension Reducer {
+  /// Runs a child reducer on presented child state while it is presented: TCA's
+  /// `ifLet(\.$destination, action: \.destination)`.
+  ///
+  /// ```swift
+  /// struct State: Equatable { @Presents var detail: Detail.State? }
+  /// enum Action { case detail(PresentationAction<Detail.Action>), showDetail }
+  ///
+  /// var body: some Reducer<State, Action> {
+  ///   Reduce { state, action in
+  ///     switch action {
+  ///     case .showDetail: state.detail = Detail.State(); return .none
+  ///     case .detail: return .none
+  ///     }
+  ///   }
+  ///   .ifLet(\.$detail, action: \.detail) { Detail() }
+  /// }
+  /// ```
+  ///
+  /// - The child runs before the parent for `.presented` actions; for `.dismiss` the parent runs
+  ///   first (it still sees the child), then the child's state is set to nil.
+  /// - The child's effects run in a namespace of the presentation: when it is dismissed or
+  ///   replaced by another presentation (by any reducer, at any depth) they are cancelled, and
+  ///   the actions they would still send are dropped, never delivered to the new child.
+  /// - A child action that arrives while nothing is presented is reported as an issue.
+  /// - The child can end its own presentation with `Effect.dismiss()` or a ``DismissEffect``.
+  /// - An ``AlertState`` or ``ConfirmationDialogState`` child (or an enum destination in a case
+  ///   that holds one) is dismissed by any of its actions (a pressed button).
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+    _ toPresentation: WritableKeyPath<State, PresentationState<ChildState>>,
+    action toPresentationAction: AnyCasePath<Action, PresentationAction<ChildAction>>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, Child> {
+    _PresentationReducer(
+      parent: self, child: child(), toPresentation: toPresentation,
+      toPresentationAction: toPresentationAction,
+      location: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+  }
+
+  /// Runs a child reducer on presented child state while it is presented.
+  @inlinable
+  public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
+    _ toPresentation: WritableKeyPath<State, PresentationState<ChildState>>,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<ChildAction>>,
+    @ReducerBuilder<ChildState, ChildAction> then child: () -> Child,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, Child> {
+    ifLet(
+      toPresentation, action: AnyCasePath(toPresentationAction), then: child,
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Presents child state that has no reducer of its own: an ``AlertState`` or a
+  /// ``ConfirmationDialogState``, whose buttons send the parent the child's actions.
+  ///
+  /// ```swift
+  /// struct State: Equatable { @Presents var alert: AlertState<Action.Alert>? }
+  /// enum Action { case alert(PresentationAction<Alert>); enum Alert { case confirmDelete } }
+  ///
+  /// Reduce { state, action in ... }
+  ///   .ifLet(\.$alert, action: \.alert)
+  /// ```
+  @inlinable
+  public func ifLet<ChildState, ChildAction>(
+    _ toPresentation: WritableKeyPath<State, PresentationState<ChildState>>,
+    action toPresentationAction: CaseKeyPath<Action, PresentationAction<ChildAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, EmptyReducer<ChildState, ChildAction>> {
+    ifLet(
+      toPresentation, action: AnyCasePath(toPresentationAction),
+      then: { EmptyReducer() },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+
+  /// Presents child state that has no reducer of its own, with a hand-written case path.
+  @inlinable
+  public func ifLet<ChildState, ChildAction>(
+    _ toPresentation: WritableKeyPath<State, PresentationState<ChildState>>,
+    action toPresentationAction: AnyCasePath<Action, PresentationAction<ChildAction>>,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) -> _PresentationReducer<Self, EmptyReducer<ChildState, ChildAction>> {
+    ifLet(
+      toPresentation, action: toPresentationAction, then: { EmptyReducer() },
+      fileID: fileID, filePath: filePath, line: line, column: column)
+  }
+}
+
+/// The reducer built by `ifLet(_:action:then:)` over a ``PresentationState``.
+public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
+  @usableFromInline let parent: Parent
+  @usableFromInline let child: Child
+  @usableFromInline let toPresentation:
+    WritableKeyPath<Parent.State, PresentationState<Child.State>>
+  @usableFromInline let toPresentationAction:
+    AnyCasePath<Parent.Action, PresentationAction<Child.Action>>
+  @usableFromInline let location: SourceLocation
+
+  @usableFromInline
+  init(
+    parent: Parent,
+    child: Child,
+    toPresentation: WritableKeyPath<Parent.State, PresentationState<Child.State>>,
+    toPresentationAction: AnyCasePath<Parent.Action, PresentationAction<Child.Action>>,
+    location: SourceLocation
+  ) {
+    self.parent = parent
+    self.child = child
+    self.toPresentation = toPresentation
+    self.toPresentationAction = toPresentationAction
+    self.location = location
+  }
+
+  public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
+  {
+    // NB: the effects of a presentation that any reducer dismisses or replaces are cancelled by
+    // the root after the action (see ChildNamespace.swift): this reducer only names them.
+    guard let presentationAction = toPresentationAction.extract(from: action) else {
+      return parent.reduce(into: &state, action: action)
+    }
+    switch presentationAction {
+    case .presented(let childAction):
+      let presented = state[keyPath: toPresentation].id
+      let childEffect = reduceChild(into: &state, action: childAction, action: action)
+      let parentEffect = parent.reduce(into: &state, action: action)
+      // NB: an alert or a dialog goes away with the button that was pressed, unless the parent
+      // presented something else in its place.
+      if let presented, state[keyPath: toPresentation].id == presented,
+        isEphemeral(state[keyPath: toPresentation].value as Any)
+      {
+        state[keyPath: toPresentation].wrappedValue = nil
+      }
+      return .merge(childEffect, parentEffect)
+    case .dismiss:
+      let presented = state[keyPath: toPresentation].id
+      let parentEffect = parent.reduce(into: &state, action: action)
+      if let presented, state[keyPath: toPresentation].id == presented {
+        state[keyPath: toPresentation].wrappedValue = nil
+      }
+      return parentEffect
+    }
+  }
+
+  private func reduceChild(
+    into state: inout Parent.State, action childAction: Child.Action, action: Parent.Action
+  ) -> Effect<Parent.Action> {
+    guard let id = state[keyPath: toPresentation].id,
+      state[keyPath: toPresentation].value != nil
+    else {
+      location.report(
+        Diagnostics.presentationActionWhileNothingPresented(
+          action: action, statePath: toPresentation, parent: Parent.self))
+      return .none
+    }
+    let effect = child.reduce(into: &state[keyPath: toPresentation].value!, action: childAction)
+    if effect.isNone { return .none }
+    let toPresentationAction = self.toPresentationAction
+    return effect.map { toPresentationAction.embed(.presented($0)) }
+      .withDismissal { send in
+        await send(toPresentationAction.embed(.dismiss))
+      }
+      .namespaced(namespace(id: id, child: state[keyPath: toPresentation].value))
+  }
+
+  /// The namespace of the presentation `id` whose child state is `childState` (read after the
+  /// child reduced: a child that changed its own case starts a new instance).
+  private func namespace(id: PresentationID, child childState: Child.State?)
+    -> AnyHashableSendable
+  {
+    let toPresentation = UncheckedSendable(self.toPresentation)
+    let identity = PresentedIdentity(
+      presentation: id, child: childState.flatMap { ChildIdentity.of($0) })
+    return AnyHashableSendable(
+      ChildNamespace(
+        path: AnyHashableSendable(toPresentation), pathObject: self.toPresentation,
+        id: AnyHashableSendable(identity),
+        children: { state in
+          (state as? Parent.State).map { ChildContainer($0[keyPath: toPresentation.value]) }
+        },
+        locate: { children, needsChildState in
+          guard let presentation = children as? ChildContainer<PresentationState<Child.State>>
+          else { return .unknown }
+          guard presentation.value.id == identity.presentation,
+            let child = presentation.value.value,
+            ChildIdentity.of(child) == identity.child
+          else { return .absent }
+          return .present(needsChildState ? child : ())
+        }))
+  }
+}
+
+/// The identity of a presented child instance: its presentation, and its own case or id.
+struct PresentedIdentity: Hashable, Sendable {
+  let presentation: PresentationID
+  let child: AnyHashableSendable?
+}
+
+/// State that is dismissed by any of its actions: an alert, a confirmation dialog.
+public protocol _EphemeralState {}
+
+/// Whether `state` is an alert or a dialog, or an enum destination whose case holds one.
+func isEphemeral(_ state: Any) -> Bool {
+  if state is any _EphemeralState { return true }
+  let mirror = Mirror(reflecting: state)
+  if mirror.displayStyle == .optional, let wrapped = mirror.children.first?.value {
+    return isEphemeral(wrapped)
+  }
+  guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
+    return false
+  }
+  return payload is any _EphemeralState
+}

@@ -1,0 +1,102 @@
+import CustomDump
+
+/// Optional child state that a parent presents (a sheet, a cover, a pushed screen, an alert),
+/// with an identity: each fresh presentation is a new ``PresentationID``.
+///
+/// Use it as a property wrapper (TCA's `@Presents`, spelled either way) and run the child with
+/// `ifLet(_:action:then:)` on its projected value:
+///
+/// ```swift
+/// struct State: Equatable {
+///   @Presents var detail: Detail.State?
+/// }
+/// enum Action {
+///   case detail(PresentationAction<Detail.Action>)
+///   case showDetail
+/// }
+///
+/// var body: some Reducer<State, Action> {
+///   Reduce { state, action in
+///     switch action {
+///     case .showDetail: state.detail = Detail.State(); return .none
+///     case .detail: return .none
+///     }
+///   }
+///   .ifLet(\.$detail, action: \.detail) { Detail() }
+/// }
+/// ```
+///
+/// Assigning a value (`state.detail = Detail.State()`) is a fresh presentation, even over a
+/// presented child: the old child's effects are cancelled and its late actions dropped. Mutating
+/// the presented child in place (`state.detail?.count += 1`) keeps its identity. Two presentation
+/// states are equal when their children are: the identity is not compared, so a test store's
+/// expected state needs no ids.
+@propertyWrapper
+public struct PresentationState<State> {
+  @usableFromInline var value: State?
+  /// The identity of the presented child; nil while nothing is presented.
+  public private(set) var id: PresentationID?
+
+  /// A presentation of `wrappedValue` (a fresh identity), or nothing when it is nil.
+  public init(wrappedValue: State?) {
+    value = wrappedValue
+    id = wrappedValue == nil ? nil : PresentationID()
+  }
+
+  /// The presented child state, or nil. Setting it presents afresh; mutating it in place does
+  /// not.
+  public var wrappedValue: State? {
+    get { value }
+    set {
+      value = newValue
+      id = newValue == nil ? nil : PresentationID()
+    }
+    _modify {
+      yield &value
+      if value == nil {
+        id = nil
+      } else if id == nil {
+        id = PresentationID()
+      }
+    }
+  }
+
+  /// The presentation itself, for `ifLet(\.$destination, action: \.destination)`.
+  public var projectedValue: Self {
+    get { self }
+    set { self = newValue }
+  }
+
+  /// Whether a child is presented.
+  public var isPresented: Bool { value != nil }
+}
+
+/// The `@Presents` spelling of ``PresentationState``: `@Presents var alert: AlertState<Alert>?`.
+public typealias Presents<State> = PresentationState<State>
+
+/// The identity of one presentation: a fresh presentation has a new one, never given before.
+public struct PresentationID: Hashable, Comparable, Sendable, CustomStringConvertible {
+  let rawValue: UInt64
+
+  init() { rawValue = NavigationIDCounter.next() }
+
+  public static func < (lhs: Self, rhs: Self) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  public var description: String { "#\(rawValue)" }
+}
+
+extension PresentationState: Equatable where State: Equatable {
+  /// Equal when the presented children are (the identities are not compared).
+  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+}
+
+extension PresentationState: Hashable where State: Hashable {
+  public func hash(into hasher: inout Hasher) { hasher.combine(value) }
+}
+
+extension PresentationState: Sendable where State: Sendable {}
+
+extension PresentationState: CustomDumpRepresentable {
+  /// Dumps as the optional child, so that a test store's diff shows the child only.
+  public var customDumpValue: Any { value as Any }
+}

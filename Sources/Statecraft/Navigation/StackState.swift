@@ -1,0 +1,132 @@
+import CustomDump
+import OrderedCollections
+
+/// A navigation stack: the states of the screens pushed on a root, in order, each with a
+/// ``StackElementID`` that is never reused.
+///
+/// ```swift
+/// struct State: Equatable {
+///   var path = StackState<Path.State>()
+/// }
+/// enum Action {
+///   case path(StackActionOf<Path>)
+///   case showDetail(Todo)
+/// }
+///
+/// var body: some Reducer<State, Action> {
+///   Reduce { state, action in
+///     switch action {
+///     case .showDetail(let todo): state.path.append(.detail(Detail.State(todo: todo)))
+///     case .path: break
+///     }
+///     return .none
+///   }
+///   .forEach(\.path, action: \.path) { Path() }
+/// }
+/// ```
+///
+/// It is a collection of the element states (`append`, `removeLast`, `popLast`, `removeAll`,
+/// subscripts by position), and reaches an element by id with `path[id:]`. An element added
+/// any way gets a fresh id. Two stacks are equal when their elements are: ids are not compared,
+/// so a test store's expected state needs no ids.
+public struct StackState<Element> {
+  @usableFromInline var elements: OrderedDictionary<StackElementID, Element> = [:]
+  /// The greatest id this stack has held, or an id made when it was created: a push must use a
+  /// greater one, so an id made before the stack (an old element's) is never taken again.
+  var lastID: StackElementID
+
+  /// An empty stack.
+  public init() { lastID = StackElementID() }
+
+  /// A stack of `elements`, each with a fresh id, the first at the bottom.
+  public init(_ elements: some Sequence<Element>) {
+    self.init()
+    for element in elements { append(element) }
+  }
+
+  /// The ids of the elements, bottom first.
+  public var ids: OrderedSet<StackElementID> { elements.keys }
+
+  /// The element with `id`, or nil when it is not on the stack. Setting nil pops nothing:
+  /// use ``pop(from:)``.
+  public subscript(id id: StackElementID) -> Element? {
+    get { elements[id] }
+    _modify {
+      guard let index = elements.index(forKey: id) else {
+        var none: Element? = nil
+        yield &none
+        return
+      }
+      var element: Element? = elements.values[index]
+      yield &element
+      if let element { elements.values[index] = element }
+    }
+  }
+
+  /// Removes the element `id` and every element above it.
+  public mutating func pop(from id: StackElementID) {
+    guard let index = elements.index(forKey: id) else { return }
+    elements.removeSubrange(index...)
+  }
+
+  /// Removes every element above the element `id`.
+  public mutating func pop(to id: StackElementID) {
+    guard let index = elements.index(forKey: id) else { return }
+    elements.removeSubrange((index + 1)...)
+  }
+
+  /// Appends `element` with `id` (greater than every id this stack has held).
+  mutating func append(_ element: Element, id: StackElementID) {
+    elements[id] = element
+    lastID = Swift.max(lastID, id)
+  }
+}
+
+extension StackState: RandomAccessCollection, MutableCollection, RangeReplaceableCollection {
+  public var startIndex: Int { elements.values.startIndex }
+  public var endIndex: Int { elements.values.endIndex }
+
+  public subscript(position: Int) -> Element {
+    get { elements.values[position] }
+    _modify { yield &elements.values[position] }
+  }
+
+  /// Replaces the elements in `subrange` with `newElements`, each with a fresh id.
+  public mutating func replaceSubrange(
+    _ subrange: Range<Int>, with newElements: some Collection<Element>
+  ) {
+    elements.removeSubrange(subrange)
+    for (offset, element) in zip(subrange.lowerBound..., newElements) {
+      let id = StackElementID()
+      elements.updateValue(element, forKey: id, insertingAt: offset)
+      lastID = id
+    }
+  }
+}
+
+extension StackState: ExpressibleByArrayLiteral {
+  public init(arrayLiteral elements: Element...) {
+    self.init(elements)
+  }
+}
+
+extension StackState: Equatable where Element: Equatable {
+  /// Equal when the elements are, in order (the ids are not compared).
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.elements.values.elementsEqual(rhs.elements.values)
+  }
+}
+
+extension StackState: Hashable where Element: Hashable {
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(elements.count)
+    for element in elements.values { hasher.combine(element) }
+  }
+}
+
+extension StackState: Sendable where Element: Sendable {}
+
+extension StackState: CustomDumpRepresentable {
+  /// Dumps as the array of elements, so that a test store's diff shows the screens.
+  public var customDumpValue: Any { Array(elements.values) }
+}
