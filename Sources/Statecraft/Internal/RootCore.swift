@@ -17,8 +17,7 @@ package final class RootCore<State, Action>: Core<State, Action> {
   @exclusivity(unchecked) private var isBusy = false
   /// Actions sent while busy, with the child namespace of the `.send` effect that sent them
   /// (empty otherwise): an action of a child instance that left the state is dropped.
-  @exclusivity(unchecked) private var queue:
-    [(action: Action, group: EffectGroup, namespace: Namespace)] = []
+  @exclusivity(unchecked) private var queue: [QueuedAction] = []
   @exclusivity(unchecked) private var hasQueuedActions = false
   /// How many queued actions were sent by a child instance's `.send`: while any is queued, each
   /// action is followed by a check that their instances are still in the state.
@@ -67,19 +66,33 @@ package final class RootCore<State, Action>: Core<State, Action> {
 
   @usableFromInline
   override package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
-    if isBusy {
-      // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
-      // reduced in FIFO order before the outermost send returns.
-      let group = group ?? EffectGroup()
-      queue.append((action, group, []))
-      hasQueuedActions = true
-      return StoreTask(group)
-    }
+    if isBusy { return enqueue(action, group: group) }
     isBusy = true
     var group = group
     reduce(action, group: &group)
     publishUntilSettled()
     isBusy = false
+    return StoreTask(group)
+  }
+
+  /// An action sent while the store is busy, with the group of the send that queued it and the
+  /// child namespace of the `.send` effect that sent it (empty otherwise).
+  private struct QueuedAction {
+    let action: Action
+    let group: EffectGroup
+    var namespace: Namespace
+  }
+
+  // NB: kept out of `send(_:group:)`, for the reason given at `startPendingEffect`: on entry,
+  // unspecialized code looks up the metadata of the queue's element (and of `EffectGroup`), which
+  // every send paid when this branch was inlined.
+  @inline(never)
+  private func enqueue(_ action: Action, group: EffectGroup?) -> StoreTask {
+    // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
+    // reduced in FIFO order before the outermost send returns.
+    let group = group ?? EffectGroup()
+    queue.append(QueuedAction(action: action, group: group, namespace: []))
+    hasQueuedActions = true
     return StoreTask(group)
   }
 
@@ -301,7 +314,8 @@ package final class RootCore<State, Action>: Core<State, Action> {
   /// the successor of a replaced child, nor is it reported as an action for a removed row.
   private func send(_ action: Action, from context: EffectContext) {
     if isBusy && !context.namespace.isEmpty {
-      queue.append((action, context.sendGroup, context.namespace))
+      queue.append(
+        QueuedAction(action: action, group: context.sendGroup, namespace: context.namespace))
       queuedChildActions += 1
       hasQueuedActions = true
     } else {
