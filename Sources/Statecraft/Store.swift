@@ -31,6 +31,9 @@ public final class Store<State, Action>: Observable {
   let registrar = ObservationRegistrar()
   /// What readers have observed since the value last changed, by key path of `State`.
   var observedValues: [AnyKeyPath: ObservedValue<State, Action>] = [:]
+  /// Every key path readers have observed, observed now or not: what a read builds once (see
+  /// `observe(_:value:)`). It holds no value of a key path that is not observed now.
+  var knownKeyPaths: [AnyKeyPath: ObservedValue<State, Action>] = [:]
   /// Child stores made by `scope`, so that a scope asked for twice is the same store.
   var children: [ScopeID: AnyObject] = [:]
 

@@ -15,13 +15,18 @@ class ObservedValue<State, Action> {
   func notify(_ store: Store<State, Action>) {
     fatalError("ObservedValue is abstract: ObservedKeyPath overrides this.")
   }
+  /// Lets go of the value seen: the key path is no longer observed until it is read again.
+  func forget() {
+    fatalError("ObservedValue is abstract: ObservedKeyPath overrides this.")
+  }
 }
 
 @MainActor
 final class ObservedKeyPath<State, Action, Value>: ObservedValue<State, Action> {
   let keyPath: KeyPath<State, Value>
   let storeKeyPath: KeyPath<Store<State, Action>, Value>
-  let value: Value
+  /// The value the readers saw; nil while the key path is not observed.
+  var value: Value?
   let isEqual: ((Value, Value) -> Bool)?
 
   init(
@@ -36,7 +41,7 @@ final class ObservedKeyPath<State, Action, Value>: ObservedValue<State, Action> 
   }
 
   override func hasChanged(in state: State) -> Bool {
-    guard let isEqual else { return true }
+    guard let isEqual, let value else { return true }
     return !isEqual(value, state[keyPath: keyPath])
   }
 
@@ -48,6 +53,10 @@ final class ObservedKeyPath<State, Action, Value>: ObservedValue<State, Action> 
     store.registrar.willSet(store, keyPath: storeKeyPath)
     store.registrar.didSet(store, keyPath: storeKeyPath)
   }
+
+  override func forget() {
+    value = nil
+  }
 }
 
 extension Store: ObservedStore {
@@ -58,8 +67,19 @@ extension Store: ObservedStore {
       observed.access(self)
       return
     }
-    let observed = ObservedKeyPath(
-      keyPath: keyPath, storeKeyPath: \Store.[dynamicMember: keyPath], value: value)
+    // NB: a key path read again after a change (a view re-rendering) reuses what its first read
+    // built: the store's key path `\Store.[dynamicMember: keyPath]`, which the runtime
+    // instantiates (demangling its generic arguments) each time it is written, and the equality
+    // check, a dynamic cast to `Equatable`. Together they cost about ten times the rest of a read.
+    let observed: ObservedKeyPath<State, Action, Value>
+    if let known = knownKeyPaths[keyPath] as? ObservedKeyPath<State, Action, Value> {
+      observed = known
+      observed.value = value
+    } else {
+      observed = ObservedKeyPath(
+        keyPath: keyPath, storeKeyPath: \Store.[dynamicMember: keyPath], value: value)
+      knownKeyPaths[keyPath] = observed
+    }
     observed.access(self)
     if observedValues.isEmpty { core.register(observedStore: self) }
     observedValues[keyPath] = observed
@@ -74,7 +94,10 @@ extension Store: ObservedStore {
       changed.append((keyPath, observed))
     }
     // NB: removing entries while iterating `observedValues` would copy the dictionary.
-    for (keyPath, _) in changed { observedValues[keyPath] = nil }
+    for (keyPath, observed) in changed {
+      observedValues[keyPath] = nil
+      observed.forget()
+    }
     for (_, observed) in changed { observed.notify(self) }
   }
 
