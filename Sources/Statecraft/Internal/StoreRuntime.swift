@@ -414,6 +414,9 @@ package final class StoreRuntime {
     }
   }
 
+  /// How many streams (and optional scopes) are told about each batch (for tests).
+  var streamObserverCount: Int { streamObservers.count }
+
   func addStreamObserver(
     publish: @escaping @MainActor () -> Bool, finish: @escaping @MainActor () -> Void
   ) {
