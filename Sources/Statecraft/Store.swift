@@ -1,4 +1,5 @@
 import CasePathsCore
+import Foundation
 import Observation
 
 /// The runtime of a feature: it holds the state, runs the reducer for each action, carries out
@@ -36,10 +37,33 @@ public final class Store<State, Action>: Observable {
   var knownKeyPaths: [AnyKeyPath: ObservedValue<State, Action>] = [:]
   /// Child stores made by `scope`, so that a scope asked for twice is the same store.
   var children: [ScopeID: AnyObject] = [:]
+  /// The `states` streams made from this store, told its last state when it is released (an
+  /// unread stream is not told each batch: see `LatestState`).
+  var stateStreams: [WeakStateStream] = []
 
   @usableFromInline
   package init(core: Core<State, Action>) {
     self.core = core
+  }
+
+  // NB: not an isolated deinit, which would run what the store's release releases in turn (a
+  // feedback loop's report of unseen events) without the releasing task's task-local values. A
+  // store released off the main thread tells its streams from a main-actor task.
+  deinit {
+    guard !stateStreams.isEmpty else { return }
+    let core = self.core
+    let streams = stateStreams
+    if Thread.isMainThread {
+      MainActor.assumeIsolated { Self.storeReleased(core: core, streams: streams) }
+    } else {
+      Task { @MainActor in Self.storeReleased(core: core, streams: streams) }
+    }
+  }
+
+  /// Tells the `states` streams of a released store its last state.
+  private static func storeReleased(core: Core<State, Action>, streams: [WeakStateStream]) {
+    let state = core.state
+    for stream in streams { stream.value?.storeReleased(lastState: state) }
   }
 
   /// Creates a store that runs the reducer built by `reducer` on `initialState`.
