@@ -6,7 +6,7 @@
 #   bash Benchmarks/compare-revisions.sh aa6c3f8 speed --filter "B(1|4|10) .*" --rounds 3
 #
 # Each revision is checked out as a git worktree under $STATECRAFT_COMPARE_DIR (default
-# /tmp/statecraft-compare/<commit>), and gets a copy of *this* checkout's Benchmarks/ package, so
+# /tmp/statecraft-compare/before and .../after), and gets a copy of *this* checkout's Benchmarks/ package, so
 # that both revisions run the same scenarios; the package's `.package(path: "..")` dependency then
 # points at that revision. Both are built in release, then run alternately (BEFORE, AFTER, BEFORE,
 # AFTER, ...), `--rounds` times each (default 3), with package-benchmark's `--filter`. Each ratio
@@ -39,10 +39,14 @@ trap 'rm -rf "$results"' EXIT
 
 # Checks a revision out (once) with this checkout's benchmarks, and builds it.
 prepare() {
-  local revision=$1 commit dir
+  local revision=$1 side=$2 commit dir
   commit=$(git -C "$root" rev-parse --short=12 "$revision^{commit}")
-  dir="$work/$commit"
-  if [[ ! -d "$dir" ]]; then
+  # NB: one worktree per side, moved to the revision asked for: a rebuild after a new commit is
+  # incremental. (The directory's name is the library package's identity: see Package.swift.)
+  dir="$work/$side"
+  if [[ -d "$dir" ]]; then
+    git -C "$dir" checkout --quiet --detach "$commit"
+  else
     git -C "$root" worktree add --detach "$dir" "$commit" >&2
   fi
   find "$dir/Benchmarks" -mindepth 1 -maxdepth 1 ! -name .build ! -name .benchmarkBaselines \
@@ -54,8 +58,8 @@ prepare() {
   echo "$dir"
 }
 
-before_dir=$(prepare "$before")
-after_dir=$(prepare "$after")
+before_dir=$(prepare "$before" before)
+after_dir=$(prepare "$after" after)
 
 for round in $(seq 1 "$rounds"); do
   for side in before after; do

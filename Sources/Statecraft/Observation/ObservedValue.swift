@@ -6,6 +6,42 @@ import Observation
 /// every in-place mutation by the reducer copy the collections it touches.
 @MainActor
 class ObservedValue<State, Action> {
+  /// The `observe` closures that read the key path, with the run that read it (see
+  /// `ObserveToken.current`).
+  private var readers: [(token: WeakObserveToken, run: UInt64)] = []
+  /// Whether a reader registered with the store's Observation registrar (a view, a
+  /// `withObservationTracking`): only then is the registrar told of the change.
+  var hasRegistrarReaders = false
+
+  /// Registers a read of the key path: by the `observe` closure running now, if any, else with
+  /// Observation.
+  func read(_ store: Store<State, Action>) {
+    if let token = ObserveToken.current {
+      if let last = readers.last, last.token.value === token, last.run == token.runs { return }
+      readers.append((WeakObserveToken(token), token.runs))
+    } else {
+      hasRegistrarReaders = true
+      access(store)
+    }
+  }
+
+  /// Tells the key path's readers that its value changed: Observation's, and each `observe`
+  /// closure whose latest run read it.
+  func changed(_ store: Store<State, Action>) {
+    if hasRegistrarReaders { notify(store) }
+    for reader in readers {
+      guard let token = reader.token.value, token.runs == reader.run else { continue }
+      token.schedule(in: store.core.runtime)
+    }
+  }
+
+  /// Forgets the readers: the key path is no longer observed until it is read again.
+  func forgetReaders() {
+    readers.removeAll(keepingCapacity: true)
+    hasRegistrarReaders = false
+    forget()
+  }
+
   func hasChanged(in state: State) -> Bool {
     fatalError("ObservedValue is abstract: ObservedKeyPath overrides this.")
   }
@@ -64,7 +100,7 @@ extension Store: ObservedStore {
   /// the next batch.
   func observe<Value>(_ keyPath: KeyPath<State, Value>, value: Value) {
     if let observed = observedValues[keyPath] {
-      observed.access(self)
+      observed.read(self)
       return
     }
     // NB: a key path read again after a change (a view re-rendering) reuses what its first read
@@ -80,7 +116,7 @@ extension Store: ObservedStore {
         keyPath: keyPath, storeKeyPath: \Store.[dynamicMember: keyPath], value: value)
       knownKeyPaths[keyPath] = observed
     }
-    observed.access(self)
+    observed.read(self)
     if observedValues.isEmpty { core.register(observedStore: self) }
     observedValues[keyPath] = observed
   }
@@ -94,11 +130,11 @@ extension Store: ObservedStore {
       changed.append((keyPath, observed))
     }
     // NB: removing entries while iterating `observedValues` would copy the dictionary.
-    for (keyPath, observed) in changed {
-      observedValues[keyPath] = nil
-      observed.forget()
+    for (keyPath, _) in changed { observedValues[keyPath] = nil }
+    for (_, observed) in changed {
+      observed.changed(self)
+      observed.forgetReaders()
     }
-    for (_, observed) in changed { observed.notify(self) }
   }
 
   var isObserving: Bool { !observedValues.isEmpty }
