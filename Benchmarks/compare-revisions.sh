@@ -13,6 +13,7 @@
 # compares two measures of the same process run (a scenario and its floor); the table shows the
 # median over the rounds of each revision.
 set -euo pipefail
+shopt -s inherit_errexit
 
 if [[ $# -lt 2 ]]; then
   sed -n '2,13p' "$0"
@@ -45,7 +46,7 @@ prepare() {
   # incremental. (The directory's name is the library package's identity: see Package.swift.)
   dir="$work/$side"
   if [[ -d "$dir" ]]; then
-    git -C "$dir" checkout --quiet --detach "$commit"
+    git -C "$dir" checkout --quiet --force --detach "$commit"
   else
     git -C "$root" worktree add --detach "$dir" "$commit" >&2
   fi
