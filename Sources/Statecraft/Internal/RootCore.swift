@@ -218,9 +218,10 @@ package final class RootCore<State, Action>: Core<State, Action> {
         }
         _ = self.send(action, group: context.sendGroup)
       }
-      storeRuntime.spawn(
-        context, priority: priority, operation: { await operation(send) },
-        then: { lifetime.isFinished = true })
+      storeRuntime.spawn(context, priority: priority) {
+        await operation(send)
+        lifetime.isFinished = true
+      }
 
     case .subscribe(let subscribe):
       // NB: subscribed now, while the store is busy: what the source sends during the

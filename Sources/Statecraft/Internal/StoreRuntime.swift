@@ -100,38 +100,6 @@ package final class StoreRuntime {
       await EffectScope.$current.withValue(scope) { await body() }
       self?.finished(token)
     }
-    register(task, token: token, context: context)
-    return token
-  }
-
-  /// Starts `operation` as a task owned by this runtime, as ``spawn(_:priority:_:)`` does, but on
-  /// the global executor; `completion` then runs on the main actor, before the effect is over.
-  ///
-  /// NB: for a `.run` effect, whose operation is nonisolated: a task started on the main actor
-  /// would only leave it at once, which cost every round trip one main-actor job and one hop.
-  @discardableResult
-  func spawn(
-    _ context: EffectContext,
-    priority: TaskPriority?,
-    operation: @escaping @Sendable () async -> Void,
-    then completion: @escaping @MainActor @Sendable () -> Void
-  ) -> UInt64 {
-    let token = nextToken
-    nextToken &+= 1
-    let runtime = weakSelf
-    let scope = EffectScope(runtime: runtime, namespace: context.namespace)
-    let task = Task(priority: priority) {
-      await EffectScope.$current.withValue(scope) { await operation() }
-      await MainActor.run {
-        completion()
-        runtime.value?.finished(token)
-      }
-    }
-    register(task, token: token, context: context)
-    return token
-  }
-
-  private func register(_ task: Task<Void, Never>, token: UInt64, context: EffectContext) {
     changeCount &+= 1
     running[token] = RunningEffect(
       task: task, namespace: context.namespace, keys: context.keys, groups: context.taskGroups)
@@ -145,6 +113,7 @@ package final class StoreRuntime {
       if isNew && isChildPrefix { childInstanceStarted(prefix) }
     }
     for group in context.taskGroups { group.add(token, task, runtime: self) }
+    return token
   }
 
   /// The task of the running effect `token`, if it is still running.
