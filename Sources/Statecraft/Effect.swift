@@ -25,23 +25,44 @@ public struct Effect<Action> {
   @usableFromInline
   let operation: Operation
 
+  /// Whether `operation` is `.none`, stored: composition operators test it at every level of
+  /// every action, and testing the enum itself copies it (see `Operation`).
+  @usableFromInline
+  let _isNone: Bool
+
   @usableFromInline
   init(operation: Operation) {
     self.operation = operation
+    if case .none = operation {
+      _isNone = true
+    } else {
+      _isNone = false
+    }
   }
 
-  // NB: only the cases that hold an effect are indirect, so `.none` and `.send` allocate nothing.
+  /// The effect that does nothing, built without testing an operation.
+  @usableFromInline
+  init(none: Void) {
+    self.operation = .none
+    self._isNone = true
+  }
+
+  // NB: the cases whose payload is larger than two words are indirect, so that an effect is the
+  // size of an action (or of a closure), plus a tag: `.none` and `.send` allocate nothing, and
+  // creating, testing and destroying a `.none` at every `Scope` level costs a few bytes instead of
+  // an outlined copy of the largest payload (`.run` held about 80 bytes inline). The price is one
+  // box per `.run`, `.cancel` and `.cancelNamespace` effect.
   @usableFromInline
   enum Operation {
     case none
     case send(Action)
-    case run(TaskPriority?, SourceLocation, @Sendable (Send<Action>) async -> Void)
+    indirect case run(TaskPriority?, SourceLocation, @Sendable (Send<Action>) async -> Void)
     case merge([Effect<Action>])
     case concatenate([Effect<Action>])
     indirect case cancellable(id: AnyHashableSendable, cancelInFlight: Bool, Effect<Action>)
     case subscribe(@MainActor @Sendable (EffectSubscriber<Action>) -> @Sendable () -> Void)
-    case cancel(id: AnyHashableSendable)
-    case cancelNamespace(AnyHashableSendable)
+    indirect case cancel(id: AnyHashableSendable)
+    indirect case cancelNamespace(AnyHashableSendable)
     indirect case namespaced(AnyHashableSendable, Effect<Action>)
     indirect case throttle(
       id: AnyHashableSendable,
@@ -61,10 +82,7 @@ public struct Effect<Action> {
   /// #expect(effect.isNone)
   /// ```
   @inlinable
-  public var isNone: Bool {
-    if case .none = operation { return true }
-    return false
-  }
+  public var isNone: Bool { _isNone }
 }
 
 extension Effect: Sendable where Action: Sendable {}
@@ -75,7 +93,7 @@ extension Effect.Operation: Sendable where Action: Sendable {}
 extension Effect {
   /// An effect that does nothing: no allocation, no task.
   @inlinable
-  public static var none: Self { Self(operation: .none) }
+  public static var none: Self { Self(none: ()) }
 
   /// An effect that sends `action` back into the store immediately, in the same batch.
   ///

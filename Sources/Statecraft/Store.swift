@@ -1,4 +1,5 @@
 import CasePathsCore
+import Foundation
 import Observation
 
 /// The runtime of a feature: it holds the state, runs the reducer for each action, carries out
@@ -31,12 +32,38 @@ public final class Store<State, Action>: Observable {
   let registrar = ObservationRegistrar()
   /// What readers have observed since the value last changed, by key path of `State`.
   var observedValues: [AnyKeyPath: ObservedValue<State, Action>] = [:]
+  /// Every key path readers have observed, observed now or not: what a read builds once (see
+  /// `observe(_:value:)`). It holds no value of a key path that is not observed now.
+  var knownKeyPaths: [AnyKeyPath: ObservedValue<State, Action>] = [:]
   /// Child stores made by `scope`, so that a scope asked for twice is the same store.
   var children: [ScopeID: AnyObject] = [:]
+  /// The `states` streams made from this store, told its last state when it is released (an
+  /// unread stream is not told each batch: see `LatestState`).
+  var stateStreams: [WeakStateStream] = []
 
   @usableFromInline
   package init(core: any Core<State, Action>) {
     self.core = core
+  }
+
+  // NB: not an isolated deinit, which would run what the store's release releases in turn (a
+  // feedback loop's report of unseen events) without the releasing task's task-local values. A
+  // store released off the main thread tells its streams from a main-actor task.
+  deinit {
+    guard !stateStreams.isEmpty else { return }
+    let core = self.core
+    let streams = stateStreams
+    if Thread.isMainThread {
+      MainActor.assumeIsolated { Self.storeReleased(core: core, streams: streams) }
+    } else {
+      Task { @MainActor in Self.storeReleased(core: core, streams: streams) }
+    }
+  }
+
+  /// Tells the `states` streams of a released store its last state.
+  private static func storeReleased(core: any Core<State, Action>, streams: [WeakStateStream]) {
+    let state = core.state
+    for stream in streams { stream.value?.storeReleased(lastState: state) }
   }
 
   /// Creates a store that runs the reducer built by `reducer` on `initialState`.

@@ -160,6 +160,7 @@ extension Wrap: NestedCounter where Child: NestedCounter {
   }
 }
 
+typealias Depth1 = Wrap<Counter>
 typealias Depth5 = Wrap<Wrap<Wrap<Wrap<Wrap<Counter>>>>>
 typealias Depth10 = Wrap<Wrap<Wrap<Wrap<Wrap<Depth5>>>>>
 
@@ -195,7 +196,7 @@ struct CounterSystem: FeedbackSystem {
   var feedbacks: [Feedback<State, Event>] { [] }
 }
 
-// MARK: - Busy rows (B9)
+// MARK: - Busy rows (B11)
 
 /// A row that can start an effect that runs until it is cancelled (a timer or a load in flight).
 struct BusyRow: Reducer {

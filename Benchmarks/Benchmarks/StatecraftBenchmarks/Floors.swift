@@ -50,6 +50,18 @@ final class RoundTripFloor {
     await task.value
   }
 
+  /// The bare task round trip of a `.run` effect: a task started from the main actor whose
+  /// (nonisolated) operation sends its action back to the main actor, awaited.
+  func taskRoundTrip() async {
+    let task = Task { await Self.operation(self) }
+    await task.value
+  }
+
+  /// What `.run { send in await send(.roundTripDone) }` does, by hand.
+  nonisolated private static func operation(_ floor: RoundTripFloor) async {
+    await floor.receive(.roundTripDone)
+  }
+
   private func receive(_ action: Counter.Action) {
     _ = reducer.reduce(into: &state, action: action)
   }

@@ -33,6 +33,8 @@ enum Size {
   static let allocationSends = 1_000
   static let busyRows = 1_000
   static let busySends = 1_000
+  static let reReadRows = 1_000
+  static let reReadSends = 1_000
 }
 
 // MARK: - B1: synchronous sends
@@ -109,6 +111,16 @@ func b3Floor(_ handle: BenchmarkHandle) async {
   handle.check(floor.state.count == Size.roundTrips, "B3 floor: count is \(floor.state.count)")
 }
 
+/// The bare task round trip: a task that sends its action back to the main actor, awaited.
+@MainActor
+func b3TaskFloor(_ handle: BenchmarkHandle) async {
+  let floor = RoundTripFloor()
+  handle.benchmark.startMeasurement()
+  for _ in 0..<Size.roundTrips { await floor.taskRoundTrip() }
+  handle.benchmark.stopMeasurement()
+  handle.check(floor.state.count == Size.roundTrips, "B3 task floor: count is \(floor.state.count)")
+}
+
 // MARK: - B4: sends through nested scopes
 
 @MainActor
@@ -119,6 +131,18 @@ func b4Store<Root: NestedCounter>(_: Root.Type, _ handle: BenchmarkHandle) {
     for _ in 0..<Size.sends { store.send(.increment) }
   }
   handle.check(store.count == Size.sends, "B4: count is \(store.count)")
+}
+
+/// The same sends as `b4Store`, made to the root store (with the counter's action embedded in
+/// the root's) instead of the leaf.
+@MainActor
+func b4Root<Root: NestedCounter>(_: Root.Type, _ handle: BenchmarkHandle) {
+  let root = Store(initialState: Root.initialState(), reducer: Root.make())
+  let store = Root.counterStore(in: root)
+  handle.measure {
+    for _ in 0..<Size.sends { root.send(Root.embed(.increment)) }
+  }
+  handle.check(store.count == Size.sends, "B4 root: count is \(store.count)")
 }
 
 @MainActor
@@ -242,11 +266,54 @@ func b8Store(_ handle: BenchmarkHandle) {
   handle.check(store.count == Size.allocationSends + 1, "B8: count is \(store.count)")
 }
 
-// MARK: - B9: a send to one row while every row runs an effect
+// MARK: - B9: a send whose observer re-reads its field
+
+/// 1,000 sends, each toggling one row of 1,000; with `observed`, each row has a row store whose
+/// `observe` closure re-reads the row's field (what a view does when it re-renders).
+@MainActor
+func b9Store(observed: Bool, _ handle: BenchmarkHandle) {
+  let store = Store(initialState: Rows.State(count: Size.reReadRows)) { Rows() }
+  let renders = Notifications()
+  var tokens: [ObserveToken] = []
+  if observed {
+    for id in 0..<Size.reReadRows {
+      let rowStore = store.scope(state: \.rows, id: id, action: Rows.Action.rows)!
+      tokens.append(
+        rowStore.observe { row in
+          _ = row.isOn
+          renders.count += 1
+        })
+    }
+  }
+  renders.count = 0
+  handle.measure {
+    for send in 0..<Size.reReadSends {
+      store.send(Rows.toggle(send % Size.reReadRows))
+    }
+  }
+  let expected = observed ? Size.reReadSends : 0
+  handle.check(renders.count == expected, "B9: \(renders.count) re-renders, not \(expected)")
+  withExtendedLifetime(tokens) {}
+}
+
+// MARK: - B10: sends with an unread `states` stream
+
+@MainActor
+func b10Store(stream: Bool, _ handle: BenchmarkHandle) {
+  let store = Store(initialState: Counter.State(), reducer: Counter())
+  let states = stream ? store.states : nil  // never read
+  handle.measure {
+    for _ in 0..<Size.sends { store.send(.increment) }
+  }
+  handle.check(store.count == Size.sends, "B10: count is \(store.count)")
+  withExtendedLifetime(states) {}
+}
+
+// MARK: - B11: a send to one row while every row runs an effect
 
 /// 1,000 sends, each toggling one row of 1,000, with an effect running in the first `busy` rows.
 @MainActor
-func b9Store(busy: Int, _ handle: BenchmarkHandle) {
+func b11Store(busy: Int, _ handle: BenchmarkHandle) {
   let store = Store(initialState: BusyRows.State(count: Size.busyRows)) { BusyRows() }
   for id in 0..<busy { store.send(BusyRows.send(.start, to: id)) }
   handle.measure {
@@ -255,5 +322,5 @@ func b9Store(busy: Int, _ handle: BenchmarkHandle) {
     }
   }
   let on = store.state.rows.count(where: \.isOn)
-  handle.check(on == min(Size.busySends, Size.busyRows), "B9: \(on) rows are on")
+  handle.check(on == min(Size.busySends, Size.busyRows), "B11: \(on) rows are on")
 }

@@ -1,7 +1,7 @@
 import Benchmark
 import Statecraft
 
-// B10: reading a field of a shared value through a store, against reading a plain field of the
+// B12: reading a field of a shared value through a store, against reading a plain field of the
 // state through a store, and against the floor: reading the field of a struct held by a class.
 
 struct SharedSettings: Equatable, Sendable {
@@ -18,8 +18,8 @@ struct SettingsReader: Reducer {
   func reduce(into state: inout State, action: Void) -> Effect<Void> { .none }
 }
 
-/// How many reads each B10 scenario makes.
-let b10Reads = 100_000
+/// How many reads each B12 scenario makes.
+let b12Reads = 100_000
 
 @MainActor @inline(never)
 func readSharedTheme(_ store: StoreOf<SettingsReader>) -> Int {
@@ -39,35 +39,35 @@ final class PlainHolder {
 }
 
 @MainActor
-func b10Shared(_ handle: BenchmarkHandle) {
+func b12Shared(_ handle: BenchmarkHandle) {
   let store = Store(initialState: SettingsReader.State(), reducer: SettingsReader())
   var sum = 0
   handle.measure {
-    for _ in 0..<b10Reads { sum &+= readSharedTheme(store) }
+    for _ in 0..<b12Reads { sum &+= readSharedTheme(store) }
   }
-  handle.check(sum == b10Reads, "B10 shared: sum is \(sum)")
+  handle.check(sum == b12Reads, "B12 shared: sum is \(sum)")
 }
 
 @MainActor
-func b10Plain(_ handle: BenchmarkHandle) {
+func b12Plain(_ handle: BenchmarkHandle) {
   let store = Store(initialState: SettingsReader.State(), reducer: SettingsReader())
   var sum = 0
   handle.measure {
-    for _ in 0..<b10Reads { sum &+= readPlainTheme(store) }
+    for _ in 0..<b12Reads { sum &+= readPlainTheme(store) }
   }
-  handle.check(sum == b10Reads, "B10 plain: sum is \(sum)")
+  handle.check(sum == b12Reads, "B12 plain: sum is \(sum)")
 }
 
 @MainActor
-func b10Floor(_ handle: BenchmarkHandle) {
+func b12Floor(_ handle: BenchmarkHandle) {
   let holder = PlainHolder()
   var sum = 0
   handle.measure {
-    for _ in 0..<b10Reads {
+    for _ in 0..<b12Reads {
       // NB: the holder escapes at each read, so the read can't be hoisted out of the loop.
       blackHole(holder)
       sum &+= holder.readTheme()
     }
   }
-  handle.check(sum == b10Reads, "B10 floor: sum is \(sum)")
+  handle.check(sum == b12Reads, "B12 floor: sum is \(sum)")
 }

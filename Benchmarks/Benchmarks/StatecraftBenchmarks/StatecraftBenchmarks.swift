@@ -32,12 +32,17 @@ let benchmarks: @Sendable () -> Void = {
   // B3: 10,000 effect round trips, each awaited.
   Benchmark("B3 store") { await b3Store(BenchmarkHandle(benchmark: $0)) }
   Benchmark("B3 floor") { await b3Floor(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B3 task floor") { await b3TaskFloor(BenchmarkHandle(benchmark: $0)) }
 
-  // B4: 100,000 sends through a child store scoped 5 and 10 levels deep.
+  // B4: 100,000 sends through a child store scoped 1, 5 and 10 levels deep, and to the root of
+  // the depth 10 tree (the flat send is B1 store).
+  Benchmark("B4 depth 1 store") { await b4Store(Depth1.self, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B4 depth 1 floor") { await b4Floor(Depth1.self, BenchmarkHandle(benchmark: $0)) }
   Benchmark("B4 depth 5 store") { await b4Store(Depth5.self, BenchmarkHandle(benchmark: $0)) }
   Benchmark("B4 depth 5 floor") { await b4Floor(Depth5.self, BenchmarkHandle(benchmark: $0)) }
   Benchmark("B4 depth 10 store") { await b4Store(Depth10.self, BenchmarkHandle(benchmark: $0)) }
   Benchmark("B4 depth 10 floor") { await b4Floor(Depth10.self, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B4 depth 10 root") { await b4Root(Depth10.self, BenchmarkHandle(benchmark: $0)) }
 
   // B5: 1,000 sends, each toggling one observed row, with 10 and with 1,000 observed row stores.
   let b5Metrics: [BenchmarkMetric] = [
@@ -72,15 +77,26 @@ let benchmarks: @Sendable () -> Void = {
     configuration: .init(metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount])
   ) { await b8Store(BenchmarkHandle(benchmark: $0)) }
 
-  // B9: 1,000 sends, each toggling one row of 1,000, with an effect running in every row, in 10
-  // rows and in none.
-  Benchmark("B9 1000 busy rows") { await b9Store(busy: 1_000, BenchmarkHandle(benchmark: $0)) }
-  Benchmark("B9 10 busy rows") { await b9Store(busy: 10, BenchmarkHandle(benchmark: $0)) }
-  Benchmark("B9 idle rows") { await b9Store(busy: 0, BenchmarkHandle(benchmark: $0)) }
+  // B9: 1,000 sends, each toggling one row of 1,000, with an `observe` closure on every row store
+  // that re-reads the row's field, and without observers.
+  Benchmark("B9 observed rows") { await b9Store(observed: true, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B9 unobserved rows") {
+    await b9Store(observed: false, BenchmarkHandle(benchmark: $0))
+  }
 
-  // B10: 100,000 reads of a field of a shared value through a store, of a plain field through a
+  // B10: 100,000 sends with an unread `store.states` stream, and without one.
+  Benchmark("B10 unread states") { await b10Store(stream: true, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B10 no stream") { await b10Store(stream: false, BenchmarkHandle(benchmark: $0)) }
+
+  // B11: 1,000 sends, each toggling one row of 1,000, with an effect running in every row, in 10
+  // rows and in none.
+  Benchmark("B11 1000 busy rows") { await b11Store(busy: 1_000, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B11 10 busy rows") { await b11Store(busy: 10, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B11 idle rows") { await b11Store(busy: 0, BenchmarkHandle(benchmark: $0)) }
+
+  // B12: 100,000 reads of a field of a shared value through a store, of a plain field through a
   // store, and of a plain field held by a class (the floor).
-  Benchmark("B10 shared field") { await b10Shared(BenchmarkHandle(benchmark: $0)) }
-  Benchmark("B10 plain field") { await b10Plain(BenchmarkHandle(benchmark: $0)) }
-  Benchmark("B10 floor") { await b10Floor(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B12 shared field") { await b12Shared(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B12 plain field") { await b12Plain(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("B12 floor") { await b12Floor(BenchmarkHandle(benchmark: $0)) }
 }

@@ -98,25 +98,48 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     guard case .element(let id, let elementAction)? = toElementAction.extract(from: action) else {
       return parent.reduce(into: &state, action: action)
     }
-    // NB: an element action reads and writes the collection in one access. When `toElements` is
-    // a path of stored properties (the usual case), the collection is reached through its offset
-    // in the state, which costs a pointer addition instead of a projection by the key-path
-    // runtime (each of those costs about as much as the element's reducer).
-    let elementEffect: Effect<Parent.Action>
-    if let offset = MemoryLayout<Parent.State>.offset(of: toElements) {
-      elementEffect = withUnsafeMutablePointer(to: &state) { state in
-        let elements = (UnsafeMutableRawPointer(state) + offset)
-          .assumingMemoryBound(to: IdentifiedArray<ID, Element.State>.self)
-        return reduceElement(id: id, action: elementAction, in: &elements.pointee)
-      }
-    } else {
-      elementEffect = reduceElement(id: id, action: elementAction, in: &state[keyPath: toElements])
-    }
+    let elementEffect = reduceElement(id: id, action: elementAction, inElementsOf: &state)
     let parentEffect = parent.reduce(into: &state, action: action)
     if elementEffect.isNone { return parentEffect }
     if parentEffect.isNone { return elementEffect }
     return .merge(elementEffect, parentEffect)
   }
+
+  /// Runs the element reducer on the element `id` of the collection at `toElements` of `state`,
+  /// in one access; returns its effect.
+  ///
+  /// NB: this is the fast path of an element action. When `toElements` is a path of stored
+  /// properties (the usual case: `\.rows`), the collection is reached through its offset in the
+  /// state (`elementsOffset`): a pointer addition, with no closure (a closure here would capture,
+  /// and copy, this reducer). Otherwise (a computed property, a subscript) it is reached through
+  /// the key-path runtime, whose projection costs about as much as a row's reducer. Both write the
+  /// row in place when the collection is not shared.
+  /// `ForEachTests.elementActionsWriteInPlaceThroughTheOffsetOrTheKeyPath` pins both paths.
+  @inlinable
+  func reduceElement(
+    id: ID, action elementAction: Element.Action, inElementsOf state: inout Parent.State
+  ) -> Effect<Parent.Action> {
+    guard let offset = elementsOffset else {
+      return reduceElement(id: id, action: elementAction, in: &state[keyPath: toElements])
+    }
+    return reduceElement(id: id, action: elementAction, at: &state, offset: offset)
+  }
+
+  @inlinable
+  func reduceElement(
+    id: ID, action elementAction: Element.Action, at state: UnsafeMutablePointer<Parent.State>,
+    offset: Int
+  ) -> Effect<Parent.Action> {
+    reduceElement(
+      id: id, action: elementAction,
+      in: &(UnsafeMutableRawPointer(state) + offset)
+        .assumingMemoryBound(to: IdentifiedArray<ID, Element.State>.self).pointee)
+  }
+
+  /// The offset of the collection in the state when `toElements` is a path of stored properties:
+  /// the fast path of ``reduceElement(id:action:inElementsOf:)``.
+  @inlinable
+  var elementsOffset: Int? { MemoryLayout<Parent.State>.offset(of: toElements) }
 
   @usableFromInline
   func reportMissingElement(action: Element.Action, id: ID) {

@@ -35,6 +35,10 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   }
 
   @usableFromInline let toChildState: StatePath
+  /// The child's offset in the parent's state when `toChildState` is a key path of stored
+  /// properties (the usual case), found once, when the `Scope` is built: the fast path of
+  /// `reduce(into:action:)`.
+  @usableFromInline let childOffset: Int?
   @usableFromInline let toChildAction: AnyCasePath<ParentAction, Child.Action>
   @usableFromInline let child: Child
 
@@ -46,6 +50,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where Child.State == ChildState, Child.Action == ChildAction {
     self.toChildState = .keyPath(toChildState)
+    self.childOffset = MemoryLayout<ParentState>.offset(of: toChildState)
     self.toChildAction = toChildAction
     self.child = child()
   }
@@ -88,6 +93,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     self.toChildState = .casePath(
       toChildState,
       SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+    self.childOffset = nil
     self.toChildAction = toChildAction
     self.child = child()
   }
@@ -111,15 +117,43 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
     guard let childAction = toChildAction.extract(from: action) else { return .none }
-    switch toChildState {
-    case .keyPath(let toChildState):
-      let effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
-      if effect.isNone { return .none }
-      let toChildAction = self.toChildAction
-      return effect.map { toChildAction.embed($0) }.inScope(toChildState)
-    case .casePath(let toChildState, let location):
-      return reduceCase(toChildState, location: location, into: &state, action: childAction)
+    // NB: a child at a known offset (a stored property, the usual case) is reduced in place
+    // through a pointer, without a closure and without reading `toChildState`: a projection by
+    // the key-path runtime costs more than a counter's reducer, and copying the `StatePath` (or
+    // capturing this scope in a closure, which copies the whole nested reducer) costs as much
+    // again, at every level of every action.
+    let effect: Effect<Child.Action>
+    if let childOffset {
+      effect = reduceChild(at: &state, offset: childOffset, action: childAction)
+    } else {
+      switch toChildState {
+      case .keyPath(let toChildState):
+        effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+      case .casePath(let toChildState, let location):
+        return reduceCase(toChildState, location: location, into: &state, action: childAction)
+      }
     }
+    if effect.isNone { return .none }
+    return lift(effect)
+  }
+
+  /// Runs the child on its state at `offset` in the parent's state at `state`.
+  @inlinable
+  func reduceChild(
+    at state: UnsafeMutablePointer<ParentState>, offset: Int, action childAction: Child.Action
+  ) -> Effect<Child.Action> {
+    child.reduce(
+      into: &(UnsafeMutableRawPointer(state) + offset).assumingMemoryBound(to: Child.State.self)
+        .pointee,
+      action: childAction)
+  }
+
+  /// A key-path child's effect, as an effect of the parent.
+  @usableFromInline
+  func lift(_ effect: Effect<Child.Action>) -> Effect<ParentAction> {
+    guard case .keyPath(let toChildState) = self.toChildState else { return .none }
+    let toChildAction = self.toChildAction
+    return effect.map { toChildAction.embed($0) }.inScope(toChildState)
   }
 
   @usableFromInline

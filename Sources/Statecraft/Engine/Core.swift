@@ -10,7 +10,7 @@
 /// an abstract stub.
 @MainActor
 @usableFromInline
-package protocol Core<State, Action>: AnyObject {
+package protocol Core<State, Action>: AnyObject, Sendable {
   associatedtype State
   associatedtype Action
 

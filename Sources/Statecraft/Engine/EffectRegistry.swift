@@ -76,7 +76,7 @@ package final class EffectRegistry {
 
   /// Bumped at every change a test store may wait for: a batch published, an effect started,
   /// finished or cancelled.
-  package private(set) var changeCount: UInt64 = 0
+  @exclusivity(unchecked) package private(set) var changeCount: UInt64 = 0
 
   /// A batch was published: a change for the test store's waiters.
   func batchPublished() {
@@ -228,7 +228,7 @@ package final class EffectRegistry {
 
   /// The child instances with running effects (the namespaces whose components are all child
   /// instances), grouped by the instance they run in and their operator.
-  private var childGroups: [ChildGroupKey: ChildGroup] = [:]
+  @exclusivity(unchecked) private var childGroups: [ChildGroupKey: ChildGroup] = [:]
 
   /// Whether an effect runs inside a child feature instance. While it is set, the root checks
   /// after each action that the instances are still in its state (see ChildNamespace.swift).

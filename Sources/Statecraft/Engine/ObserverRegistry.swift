@@ -39,6 +39,9 @@ final class ObserverRegistry {
 
   /// Registers a stream observer: `publish` runs after each batch until it returns false;
   /// `finish` runs if the store tree is released first.
+  /// How many streams (and optional scopes) are told about each batch (for tests).
+  var streamObserverCount: Int { streamObservers.count }
+
   func addStreamObserver(
     publish: @escaping @MainActor () -> Bool, finish: @escaping @MainActor () -> Void
   ) {

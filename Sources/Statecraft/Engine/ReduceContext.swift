@@ -20,11 +20,11 @@
 @usableFromInline
 final class ReduceContext {
   /// The row indexes of the store tree, in the order they were made.
-  var indexes: [any AnyRowIndex] = []
+  @exclusivity(unchecked) var indexes: [any AnyRowIndex] = []
   /// Whether a pulse stream reads the store tree: pulse assignments are then logged.
-  var logsPulses = false
+  @exclusivity(unchecked) var logsPulses = false
   /// Every pulse assignment of the batch being reduced, in order (see Pulse.swift).
-  var pulseLog: [(previous: UInt64, stamp: UInt64, value: Any)] = []
+  @exclusivity(unchecked) var pulseLog: [(previous: UInt64, stamp: UInt64, value: Any)] = []
 
   /// Whether the root must make this context current while it reduces.
   var isNeededWhileReducing: Bool { logsPulses || !indexes.isEmpty }

@@ -24,8 +24,7 @@ package final class RootCore<State, Action>: Core {
   @usableFromInline @exclusivity(unchecked) var loop = SendLoopStateMachine()
   /// Actions sent while busy, with the child namespace of the `.send` effect that sent them
   /// (empty otherwise): an action of a child instance that left the state is dropped.
-  @exclusivity(unchecked) private var queue:
-    [(action: Action, group: EffectGroup, namespace: Namespace)] = []
+  @exclusivity(unchecked) private var queue: [QueuedAction] = []
   /// The effect of the action just reduced, when it is not `.none` (set by `reduction`, with
   /// `loop.effectReturned()`).
   @usableFromInline @exclusivity(unchecked) var pendingEffect: Effect<Action>?
@@ -81,16 +80,31 @@ package final class RootCore<State, Action>: Core {
 
   @usableFromInline
   package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
-    if loop.send() == .enqueue {
-      // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
-      // reduced in FIFO order before the outermost send returns.
-      let group = group ?? EffectGroup()
-      queue.append((action, group, []))
-      return StoreTask(group)
-    }
+    if loop.send() == .enqueue { return enqueue(action, group: group) }
     var group = group
     reduce(action, group: &group)
     settle(loop.reduced())
+    return StoreTask(group)
+  }
+
+  /// An action sent while the store is busy, with the group of the send that queued it and the
+  /// child namespace of the `.send` effect that sent it (empty otherwise).
+  private struct QueuedAction {
+    let action: Action
+    let group: EffectGroup
+    var namespace: Namespace
+  }
+
+  // NB: kept out of `send(_:group:)`: on entry, unspecialized code looks up the metadata of its
+  // generic locals (the queue's element, `EffectGroup`) whether or not the path that uses them
+  // runs, which every send paid (swift_getTupleTypeMetadata2, about 14% of a plain send) when
+  // this branch was inlined and the element was a tuple.
+  @inline(never)
+  private func enqueue(_ action: Action, group: EffectGroup?) -> StoreTask {
+    // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
+    // reduced in FIFO order before the outermost send returns.
+    let group = group ?? EffectGroup()
+    queue.append(QueuedAction(action: action, group: group, namespace: []))
     return StoreTask(group)
   }
 
@@ -115,7 +129,8 @@ package final class RootCore<State, Action>: Core {
   /// the successor of a replaced child, nor is it reported as an action for a removed row.
   func send(_ action: Action, from context: EffectContext) {
     if loop.isBusy && !context.namespace.isEmpty {
-      queue.append((action, context.sendGroup, context.namespace))
+      queue.append(
+        QueuedAction(action: action, group: context.sendGroup, namespace: context.namespace))
       loop.childActionQueued()
     } else {
       _ = send(action, group: context.sendGroup)

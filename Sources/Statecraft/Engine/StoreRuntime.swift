@@ -66,6 +66,9 @@ package final class StoreRuntime {
 
   // MARK: - Observers, as code outside the engine sees them
 
+  /// How many streams (and optional scopes) are told about each batch (for tests).
+  var streamObserverCount: Int { observers.streamObserverCount }
+
   /// Registers a stream observer (see `ObserverRegistry`).
   func addStreamObserver(
     publish: @escaping @MainActor () -> Bool, finish: @escaping @MainActor () -> Void

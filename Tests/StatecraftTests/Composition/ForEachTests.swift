@@ -1,5 +1,7 @@
 import Clocks
+import ConcurrencyExtras
 import IdentifiedCollections
+import Observation
 import Testing
 
 @testable import Statecraft
@@ -102,6 +104,73 @@ extension Engine {
       await removed.finish()
       #expect(store.runningEffectCount == 0)
       #expect(store.rows.ids.elements == [2])
+    }
+
+    /// `forEach` reaches a stored collection through its offset in the state (the fast path) and
+    /// any other through the key-path runtime (the slow path): both write the row, run its effect
+    /// in the row's namespace and tell the row's store, and the fast path writes in place.
+    @Test func elementActionsWriteInPlaceThroughTheOffsetOrTheKeyPath() async {
+      let clock = TestClock()
+      let stored = Reduce<Loaders.State, Loaders.Action> { _, _ in .none }
+        .forEach(\.rows, action: Loaders.Action.rowsCase) { Row(clock: clock) }
+      let computed = Reduce<ComputedRows.State, ComputedRows.Action> { _, _ in .none }
+        .forEach(\.rows, action: ComputedRows.Action.rowsCase) { Row(clock: clock) }
+      #expect(stored.elementsOffset != nil)
+      #expect(computed.elementsOffset == nil)
+
+      var state = Loaders.State()
+      let storage = state.rows.elements.withUnsafeBufferPointer { $0.baseAddress }
+      #expect(stored.reduce(into: &state, action: .rows(.element(id: 2, action: .toggle))).isNone)
+      #expect(state.rows.map(\.value) == [0, 1])
+      #expect(state.rows.elements.withUnsafeBufferPointer { $0.baseAddress } == storage)
+
+      var computedState = ComputedRows.State()
+      #expect(
+        computed.reduce(into: &computedState, action: .rows(.element(id: 2, action: .toggle)))
+          .isNone)
+      #expect(computedState.rows.map(\.value) == [0, 1])
+
+      for path in ["stored", "computed"] {
+        let toggled: [Int]
+        let loaded: [Int]
+        if path == "stored" {
+          let store = Store(initialState: Loaders.State(), reducer: stored)
+          let rowStores = [1, 2].map {
+            store.scope(state: \.rows, id: $0, action: Loaders.Action.rows)!
+          }
+          let notified = rowStores.map { row in track { _ = row.value } }
+          store.send(.rows(.element(id: 2, action: .toggle)))
+          toggled = notified.map(\.value)
+          let task = store.send(.rows(.element(id: 2, action: .load)))
+          await clock.advance(by: .seconds(1))
+          await task.finish()
+          loaded = store.rows.map(\.value)
+        } else {
+          let store = Store(initialState: ComputedRows.State(), reducer: computed)
+          let rowStores = [1, 2].map {
+            store.scope(state: \.rows, id: $0, action: ComputedRows.Action.rows)!
+          }
+          let notified = rowStores.map { row in track { _ = row.value } }
+          store.send(.rows(.element(id: 2, action: .toggle)))
+          toggled = notified.map(\.value)
+          let task = store.send(.rows(.element(id: 2, action: .load)))
+          await clock.advance(by: .seconds(1))
+          await task.finish()
+          loaded = store.rows.map(\.value)
+        }
+        #expect(toggled == [0, 1], "\(path)")
+        #expect(loaded == [0, 20], "\(path)")
+      }
+    }
+
+    func track(_ read: @escaping () -> Void) -> LockIsolated<Int> {
+      let notified = LockIsolated(0)
+      withObservationTracking {
+        read()
+      } onChange: {
+        notified.withValue { $0 += 1 }
+      }
+      return notified
     }
   }
 }
