@@ -23,7 +23,8 @@ import Foundation
 ///   written. If it changed, it is not overwritten: the value is saved beside it
 ///   (`todos.conflict-1.json`) and ``FileStorageError/savedBeside(path:copy:)`` is reported.
 /// - **Corrupt files** are reported (``FileStorageError/corrupt(path:reason:)``) and never
-///   written over: the value starts from its default and stays in memory.
+///   written over: the value starts from its default and stays in memory. The reason names the
+///   field that failed to decode and keeps the `debugDescription` the value's decoding gave.
 public struct FileStorageKey<Value: Codable & Sendable>: SharedKey, CustomStringConvertible {
   /// The file.
   public let url: URL
@@ -80,7 +81,11 @@ public struct FileStorageKey<Value: Codable & Sendable>: SharedKey, CustomString
     case DecodingError.dataCorrupted(let context):
       if context.underlyingError is DecodingError { return "it is not valid JSON" }
       let path = context.codingPath.map(\.stringValue).joined(separator: ".")
-      return path.isEmpty ? "it is not valid JSON" : "the value at '\(path)' is not valid"
+      if path.isEmpty { return "it is not valid JSON" }
+      // NB: the value's own decoding says why (a format version it doesn't read, two
+      // elements with one id): that is kept, so the person knows what to fix.
+      let why = context.debugDescription
+      return "the value at '\(path)' is not valid" + (why.isEmpty ? "" : ": \(why)")
     case DecodingError.keyNotFound(let key, _):
       return "it has no '\(key.stringValue)' field"
     case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
