@@ -4,11 +4,22 @@ import Foundation
 /// The defaults that ``AppStorageKey`` reads and writes: `UserDefaults` (Foundation has it on
 /// Linux too), or a dictionary in memory for tests.
 public struct SharedDefaults: Sendable {
-  enum Backing: @unchecked Sendable {
+  // NB: a struct of two optionals rather than an enum with two class payloads: such an enum
+  // keeps its case in the spare bits of the reference, which hides the reference from the leak
+  // checker (CI runs the tests under the address sanitizer).
+  struct Backing: @unchecked Sendable {
     // NB: `UserDefaults` is thread-safe (its documentation says so) but not marked Sendable
     // on every platform.
-    case userDefaults(UserDefaults)
-    case memory(LockIsolated<[String: any Sendable]>)
+    var userDefaults: UserDefaults?
+    var memory: LockIsolated<[String: any Sendable]>?
+
+    static func userDefaults(_ defaults: UserDefaults) -> Backing {
+      Backing(userDefaults: defaults, memory: nil)
+    }
+
+    static func memory(_ values: LockIsolated<[String: any Sendable]>) -> Backing {
+      Backing(userDefaults: nil, memory: values)
+    }
   }
 
   let backing: Backing
@@ -28,17 +39,16 @@ public struct SharedDefaults: Sendable {
 
   /// The value stored under `key`, if it is a `Value`.
   public func value<Value>(forKey key: String, as type: Value.Type = Value.self) -> Value? {
-    switch backing {
-    case .userDefaults(let defaults): return defaults.object(forKey: key) as? Value
-    case .memory(let values): return values.value[key] as? Value
-    }
+    if let defaults = backing.userDefaults { return defaults.object(forKey: key) as? Value }
+    return backing.memory?.value[key] as? Value
   }
 
   /// Stores `value` under `key` (nil removes it).
   public func set(_ value: (any Sendable)?, forKey key: String) {
-    switch backing {
-    case .userDefaults(let defaults): defaults.set(value, forKey: key)
-    case .memory(let values): values.withValue { $0[key] = value }
+    if let defaults = backing.userDefaults {
+      defaults.set(value, forKey: key)
+    } else {
+      backing.memory?.withValue { $0[key] = value }
     }
   }
 }

@@ -34,6 +34,13 @@ final class SharedFile: @unchecked Sendable {
     SharedFile.registerForExit(self)
   }
 
+  // NB: a write still waiting for its delay is written now, and its timer is cancelled: a timer
+  // left sleeping on a clock that goes away with its storage (a test's TestClock) would never
+  // wake, and its task would never end.
+  deinit {
+    flush()
+  }
+
   /// Reads the file (a missing one is nil), removing what a crashed run left beside it.
   func load() throws(FileStorageError) -> Data? {
     files.removeStaleTemporaryFiles(besides: url)
@@ -76,13 +83,16 @@ final class SharedFile: @unchecked Sendable {
   func flush() {
     writeLock.lock()
     defer { writeLock.unlock() }
-    let (data, expected, copy, blocked) = lock.withLock {
+    let (data, expected, copy, blocked, timer) = lock.withLock {
       defer {
-        timer = nil
+        self.timer = nil
         if self.blocked == nil { pending = nil }
       }
-      return (pending, known, conflictCopy, self.blocked)
+      return (pending, known, conflictCopy, self.blocked, self.timer)
     }
+    // NB: a flush before the delay ends stops the timer: left sleeping, it would hold its task
+    // until the clock reaches the deadline, and forever on a clock that never does (a test's).
+    timer?.cancel()
     guard let data, blocked == nil else { return }
     let failure: (any Error)?
     do throws(FileStorageError) {
