@@ -47,7 +47,7 @@
 ///   started with the store and cancelled with it — ReactorKit's
 ///   `transform(mutation:) { .merge(mutation, service.events) }`.
 /// - `route(for:)`: a destination for a coordinator (GoodReactor's `navigate`), delivered
-///   through ``Store/routes(_:)``.
+///   through ``Store/routes(_:fileID:filePath:line:column:)``.
 public protocol Reactor {
   /// What the user or the system does.
   associatedtype Action

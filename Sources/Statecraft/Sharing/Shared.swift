@@ -29,7 +29,7 @@ import IssueReporting
 ///   ``withLock(_:)``, which mutates under a lock so that concurrent writes lose nothing. A plain
 ///   write off the main actor is reported.
 /// - **Equality** is by value: two `Shared`s are equal when their values are.
-/// - **Tests**: a ``TestStore`` asserts shared changes like state changes, against an isolated
+/// - **Tests**: a `TestStore` asserts shared changes like state changes, against an isolated
 ///   in-memory ``SharedStorage``.
 ///
 /// It is also a property wrapper, for a state that reads like TCA's:

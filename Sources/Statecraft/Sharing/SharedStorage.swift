@@ -6,7 +6,7 @@ import IssueReporting
 /// use, the defaults that app-storage keys use, and the clock that times deferred writes and
 /// file watching.
 ///
-/// An app uses ``live``. A ``TestStore`` runs each test against a fresh ``inMemory(clock:)``
+/// An app uses ``live``. A `TestStore` runs each test against a fresh ``inMemory(clock:)``
 /// storage, so no test touches the user's files or defaults; a test that builds plain stores
 /// picks one with ``withSharedStorage(_:operation:)-(_,()->R)``:
 ///
