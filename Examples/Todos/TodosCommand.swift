@@ -14,10 +14,12 @@ struct TodosCommand: AsyncParsableCommand {
       Todos are saved after every change (in a burst of changes, at most every 0.2 s).
 
       KEYS (full screen):
-        ↑↓ move · space toggle · a add · e edit · d delete · f filter · / search
+        ↑↓ move · space toggle · a add · e edit · d delete (then y/n) · f filter
+        / search · o open details (t title · n notes · Esc or b back)
         u undo · r redo · s sync · c cancel sync · l log · Ctrl-L redraw · q quit
       COMMANDS (piped input):
-        add TITLE · edit N TITLE · toggle N · delete N · filter all|active|done
+        add TITLE · edit N TITLE · toggle N · delete N (then yes/no)
+        filter all|active|done · open N (then title TEXT · notes TEXT · back)
         search [TEXT] · undo · redo · sync · cancel · wait · list · log · help · quit
       FILE:
         $XDG_DATA_HOME/statecraft/todos.json, or ~/.local/share/statecraft/todos.json

@@ -18,8 +18,9 @@ public enum TodoCommand: Equatable, Sendable {
 
   /// What line mode understands, for `help` and for hints.
   public static let usage = """
-    Commands: add TITLE · edit N TITLE · toggle N · delete N · filter all|active|done · \
-    search [TEXT] · undo · redo · sync · cancel · wait · list · log · help · quit
+    Commands: add TITLE · edit N TITLE · toggle N · open N · delete N · \
+    filter all|active|done · search [TEXT] · undo · redo · sync · cancel · wait · list · log · \
+    help · quit
     """
 
   /// Parses one line against the state it will act on.
