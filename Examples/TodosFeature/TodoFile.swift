@@ -1,5 +1,6 @@
 import Foundation
 import IdentifiedCollections
+import Statecraft
 
 #if canImport(Glibc)
   import Glibc
@@ -93,7 +94,7 @@ public struct TodoFile: Sendable {
   ///
   /// Temporary files that a crashed run left beside the file are removed first.
   public func read() throws(TodoFileError) -> (todos: IdentifiedArrayOf<Todo>, version: Version) {
-    let target = Self.resolvingLinks(url.path)
+    let target = POSIXFile.resolvingLinks(url.path)
     POSIXFile.removeStaleTemporaryFiles(besides: target)
     let data: Data?
     do throws(POSIXFile.Failure) {
@@ -159,7 +160,7 @@ public struct TodoFile: Sendable {
     } catch {
       throw .cannotWrite(path: url.path, reason: "a title could not be encoded as JSON")
     }
-    let target = Self.resolvingLinks(url.path)
+    let target = POSIXFile.resolvingLinks(url.path)
     let folder = (target as NSString).deletingLastPathComponent
     do {
       try FileManager.default.createDirectory(
@@ -197,25 +198,6 @@ public struct TodoFile: Sendable {
       if !POSIXFile.exists(candidate.path) { return TodoFile(url: candidate) }
       number += 1
     }
-  }
-
-  /// The prefix of this file's temporary files: `.todos.json.` then the process id and `.tmp`.
-  static func temporaryPrefix(of target: String) -> String {
-    ".\((target as NSString).lastPathComponent)."
-  }
-
-  /// The path a chain of symbolic links at `path` ends at (which may not exist yet).
-  static func resolvingLinks(_ path: String) -> String {
-    var path = path
-    for _ in 0..<40 {
-      guard let target = POSIXFile.linkTarget(path) else { return path }
-      path =
-        target.hasPrefix("/")
-        ? target
-        : ((path as NSString).deletingLastPathComponent as NSString)
-          .appendingPathComponent(target)
-    }
-    return path
   }
 
   /// The offset of the first byte of `data` that is not part of valid UTF-8, if one is not.

@@ -11,9 +11,9 @@ import Foundation
 /// The few file operations a file-backed shared value needs, on the POSIX calls, so that every failure is an
 /// `errno` said in words (never a Foundation error dump) and a file's mode, owner and links are
 /// handled on purpose.
-enum POSIXFile {
+package enum POSIXFile {
   /// Why an operation failed.
-  enum Failure: Error, Equatable {
+  package enum Failure: Error, Equatable {
     /// A call failed with `code`; `context` says what was being done, in words.
     case errno(Int32, context: String)
     /// Something other than a call failed, said in words.
@@ -24,7 +24,7 @@ enum POSIXFile {
     case changedOnDisk
 
     /// What happened, in words, to follow "Could not save FILE: ".
-    var reason: String {
+    package var reason: String {
       switch self {
       case .errno(let code, let context): return "\(context) (\(POSIXFile.words(for: code)))"
       case .message(let message): return message
@@ -35,19 +35,19 @@ enum POSIXFile {
   }
 
   /// `strerror`, starting in lower case: "no space left on device".
-  static func words(for code: Int32) -> String {
+  package static func words(for code: Int32) -> String {
     let text = String(cString: strerror(code))
     return text.prefix(1).lowercased() + text.dropFirst()
   }
 
   /// Whether anything (a file, a folder, a dangling link) is at `path`.
-  static func exists(_ path: String) -> Bool {
+  package static func exists(_ path: String) -> Bool {
     var info = stat()
     return lstat(path, &info) == 0
   }
 
   /// What the symbolic link at `path` points to, or nil when `path` is not a link.
-  static func linkTarget(_ path: String) -> String? {
+  package static func linkTarget(_ path: String) -> String? {
     var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
     let count = readlink(path, &buffer, buffer.count - 1)
     guard count > 0 else { return nil }
@@ -58,7 +58,7 @@ enum POSIXFile {
   ///
   /// Anything but a regular file is refused without reading it: a FIFO would block until some
   /// other process writes to it, and a device (`/dev/null`, `/dev/zero`) is no list.
-  static func read(_ path: String) throws(Failure) -> Data? {
+  package static func read(_ path: String) throws(Failure) -> Data? {
     // NB: O_NONBLOCK, so that opening a FIFO with no writer does not block.
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
@@ -88,7 +88,7 @@ enum POSIXFile {
 
   /// Why a file with `info` is not one a list can be kept in ("it is a folder, not a file"), or
   /// nil for a regular file.
-  static func notARegularFile(_ info: stat) -> String? {
+  package static func notARegularFile(_ info: stat) -> String? {
     switch info.st_mode & S_IFMT {
     case S_IFREG: return nil
     case S_IFDIR: return "it is a folder, not a file"
@@ -104,7 +104,7 @@ enum POSIXFile {
   /// NB: the lock is on the folder, not on the file, because saving replaces the file: a lock
   /// on the old file would not stop a writer that opened the new one. It is released when the
   /// process dies, so a crashed run never leaves it held.
-  static func withLock<T>(
+  package static func withLock<T>(
     onFolder folder: String, _ body: () throws(Failure) -> T
   ) throws(Failure) -> T {
     let descriptor = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -122,7 +122,7 @@ enum POSIXFile {
   ///
   /// NB: every temporary file is created and renamed while its writer holds the folder's lock,
   /// so one that is there while this run holds the lock belongs to a run that died.
-  static func removeStaleTemporaryFiles(besides target: String) {
+  package static func removeStaleTemporaryFiles(besides target: String) {
     let folder = (target as NSString).deletingLastPathComponent
     let prefix = POSIXFile.temporaryPrefix(of: target)
     guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder),
@@ -142,7 +142,7 @@ enum POSIXFile {
   ///
   /// Call it holding ``withLock(onFolder:_:)`` on the folder: a temporary file found while the
   /// lock is held belongs to a run that died.
-  static func replace(_ target: String, with data: Data) throws(Failure) {
+  package static func replace(_ target: String, with data: Data) throws(Failure) {
     var info = stat()
     let exists = stat(target, &info) == 0
     if exists {
@@ -216,12 +216,12 @@ private func readBytes(_ descriptor: Int32, _ buffer: UnsafeMutableRawPointer?, 
 
 extension POSIXFile {
   /// The prefix of a file's temporary files: `.todos.json.` then the process id and `.tmp`.
-  static func temporaryPrefix(of target: String) -> String {
+  package static func temporaryPrefix(of target: String) -> String {
     ".\((target as NSString).lastPathComponent)."
   }
 
   /// The path a chain of symbolic links at `path` ends at (which may not exist yet).
-  static func resolvingLinks(_ path: String) -> String {
+  package static func resolvingLinks(_ path: String) -> String {
     var path = path
     for _ in 0..<40 {
       guard let target = linkTarget(path) else { return path }
@@ -236,7 +236,7 @@ extension POSIXFile {
 
   /// What identifies a version of the file at `path` without reading it (device, inode, size,
   /// modification time), or nil when there is no file.
-  static func stamp(_ path: String) -> [Int] {
+  package static func stamp(_ path: String) -> [Int] {
     var info = stat()
     guard stat(path, &info) == 0 else { return [] }
     #if canImport(Darwin)
