@@ -92,6 +92,31 @@ public struct TodosNavigation: Reducer {
     }
     .forEach(\.path, action: Self.pathCase) { TodoDetail() }
     .ifLet(\.$confirmation, action: Self.confirmationCase)
+    // NB: the list is the truth: after each of its actions (an undo, an edit, a delete by any
+    // path) a detail screen shows its todo as the list has it, and goes when the todo does.
+    Reduce { state, action in
+      guard case .list = action else { return .none }
+      Self.followList(&state)
+      return .none
+    }
+  }
+
+  /// Pops the detail screens whose todo left the list, and shows the list's title and notes on
+  /// the others.
+  static func followList(_ state: inout State) {
+    if let gone = state.path.ids.first(where: { id in
+      state.path[id: id].map { state.list.todos[id: $0.id] == nil } ?? false
+    }) {
+      state.path.pop(from: gone)
+    }
+    for id in state.path.ids {
+      guard let screen = state.path[id: id], let todo = state.list.todos[id: screen.id] else {
+        continue
+      }
+      if screen.title != todo.title || screen.notes != todo.notes {
+        state.path[id: id] = TodoDetail.State(todo: todo)
+      }
+    }
   }
 
   /// The question asked before deleting `todo`.

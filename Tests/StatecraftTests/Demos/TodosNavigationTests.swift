@@ -46,6 +46,25 @@ extension Engine {
       await store.send(.back) { $0.list.notice = "Already at the list." }
     }
 
+    @Test func anOpenDetailScreenFollowsItsTodoAndGoesWhenTheTodoGoesByAnyPath() async {
+      let store = makeStore()
+      store.exhaustivity = .off
+      await store.send(.open(id: 2)) {
+        $0.path = [TodoDetail.State(todo: Todo(id: 2, title: "Walk the dog"))]
+      }
+      let screen = store.state.path.ids[0]
+      // An edit made by the list (an undo, a line-mode `edit`) shows on the open screen.
+      await store.send(.list(.edit(id: 2, title: "Walk the cat"))) {
+        $0.list.todos[id: 2]?.title = "Walk the cat"
+        $0.path[id: screen]?.title = "Walk the cat"
+      }
+      // The todo leaving the list by another way than the confirmation (an undo) pops its screen.
+      await store.send(.list(.delete(id: 2))) {
+        $0.list.todos.remove(id: 2)
+        $0.path = []
+      }
+    }
+
     @Test func aDeleteIsAskedFirstAndKeepLeavesTheTodo() async {
       let store = makeStore()
       store.exhaustivity = .off
