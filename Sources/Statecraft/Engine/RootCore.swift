@@ -18,6 +18,7 @@ package final class RootCore<State, Action>: Core {
   private let storeRuntime: StoreRuntime
   /// The runtime's registries, held here too so that the loop reaches them in one step.
   private let effects: EffectRegistry
+  private let stepObservers: StepObservers
   private let reduceContext: ReduceContext
   private let interpreter: EffectInterpreter<State, Action>
   /// What the loop has pending (see SendLoopStateMachine.swift).
@@ -40,6 +41,7 @@ package final class RootCore<State, Action>: Core {
     self.reduction = reduction
     self.storeRuntime = runtime
     self.effects = runtime.effects
+    self.stepObservers = runtime.stepObservers
     self.reduceContext = runtime.observers.reduceContext
     self.interpreter = EffectInterpreter(effects: runtime.effects)
     interpreter.root = self
@@ -81,8 +83,10 @@ package final class RootCore<State, Action>: Core {
   @usableFromInline
   package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     if loop.send() == .enqueue { return enqueue(action, group: group) }
+    // NB: an action sent with a group comes from an effect; one without, from outside.
+    let origin: ActionOrigin = group == nil ? .send : .effect
     var group = group
-    reduce(action, group: &group)
+    reduce(action, origin: origin, group: &group)
     settle(loop.reduced())
     return StoreTask(group)
   }
@@ -92,6 +96,7 @@ package final class RootCore<State, Action>: Core {
   private struct QueuedAction {
     let action: Action
     let group: EffectGroup
+    let origin: ActionOrigin
     var namespace: Namespace
   }
 
@@ -103,8 +108,9 @@ package final class RootCore<State, Action>: Core {
   private func enqueue(_ action: Action, group: EffectGroup?) -> StoreTask {
     // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
     // reduced in FIFO order before the outermost send returns.
+    let origin: ActionOrigin = group == nil ? .send : .effect
     let group = group ?? EffectGroup()
-    queue.append(QueuedAction(action: action, group: group, namespace: []))
+    queue.append(QueuedAction(action: action, group: group, origin: origin, namespace: []))
     return StoreTask(group)
   }
 
@@ -130,7 +136,8 @@ package final class RootCore<State, Action>: Core {
   func send(_ action: Action, from context: EffectContext) {
     if loop.isBusy && !context.namespace.isEmpty {
       queue.append(
-        QueuedAction(action: action, group: context.sendGroup, namespace: context.namespace))
+        QueuedAction(
+          action: action, group: context.sendGroup, origin: .effect, namespace: context.namespace))
       loop.childActionQueued()
     } else {
       _ = send(action, group: context.sendGroup)
@@ -164,6 +171,7 @@ package final class RootCore<State, Action>: Core {
       var group: EffectGroup? = queue[index].group
       let action = queue[index].action
       let namespace = queue[index].namespace
+      let origin = queue[index].origin
       index += 1
       if !namespace.isEmpty {
         // NB: a child's `.send` queued behind the action that removed or replaced the child
@@ -171,12 +179,12 @@ package final class RootCore<State, Action>: Core {
         loop.childActionDequeued()
         if namespace.first?.base is DepartedChild { continue }
       }
-      reduce(action, group: &group)
+      reduce(action, origin: origin, group: &group)
     }
     queue.removeAll(keepingCapacity: true)
   }
 
-  private func reduce(_ action: Action, group: inout EffectGroup?) {
+  private func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
     if !reduceContext.isNeededWhileReducing {
       reduction(self, &currentState, action)
     } else {
@@ -186,6 +194,7 @@ package final class RootCore<State, Action>: Core {
       reduction(self, &currentState, action)
       ReduceContext.exit(to: previous)
     }
+    if !stepObservers.isEmpty { tellStepObservers(action, origin: origin) }
     if loop.hasPendingEffect { startPendingEffect(group: &group) }
     if effects.hasChildEffects || loop.queuedChildActions > 0 {
       cancelEffectsOfDepartedChildren()
@@ -210,7 +219,13 @@ package final class RootCore<State, Action>: Core {
     }
   }
 
-  // NB: kept out of `reduce(_:group:)`: unspecialized code computes the metadata of its generic
+  /// Tells the debugging tools (see StepObservers.swift) about the action just reduced.
+  @inline(never)
+  private func tellStepObservers(_ action: Action, origin: ActionOrigin) {
+    stepObservers.tell(ReducedStep(action: action, origin: origin, state: currentState))
+  }
+
+  // NB: kept out of `reduce(_:origin:group:)`: unspecialized code computes the metadata of its generic
   // locals (here `Effect<Action>`) on entry, whether or not the path that uses them runs.
   @inline(never)
   private func startPendingEffect(group: inout EffectGroup?) {

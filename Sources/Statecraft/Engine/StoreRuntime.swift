@@ -11,10 +11,13 @@ package final class StoreRuntime {
   let effects: EffectRegistry
   /// The observers told after each batch.
   let observers: ObserverRegistry
+  /// The debugging tools told about each action the root reduces (see StepObservers.swift).
+  let stepObservers: StepObservers
 
   init() {
     effects = EffectRegistry()
     observers = ObserverRegistry()
+    stepObservers = StepObservers()
   }
 
   /// Tells the test store's waiters and the observers about the batch that just ended.

@@ -1,0 +1,65 @@
+// Owns the hook that debugging tools (a store-level recorder, the Inspector) use to see every
+// action a store tree's root reduces, where it came from, and the state it left. The send loop
+// (RootCore.swift) tells these observers after each action only while one is registered.
+
+/// Where an action that a store reduced came from.
+///
+/// A test store's words: a `.send` action is one the test sends, an `.effect` action one it
+/// receives.
+public enum ActionOrigin: String, Codable, Sendable, Hashable {
+  /// Sent to the store from outside: a view, a command, a test's `send`.
+  case send
+  /// Sent by an effect the store runs (a `.send`, a `.run`, a publisher).
+  case effect
+}
+
+/// One action the root of a store tree reduced: the action as the root sees it, where it came
+/// from, and the root's state after it.
+@MainActor
+package struct ReducedStep {
+  /// The root's action (for a reactor, a `ReactorEvent`; for a feedback system, a
+  /// `FeedbackLoopEvent`).
+  package let action: Any
+  package let origin: ActionOrigin
+  /// The root's state after the action.
+  package let state: Any
+}
+
+/// The observers of the actions a store tree's root reduces.
+@MainActor
+final class StepObservers {
+  private var observers: [(id: UInt64, body: @MainActor (ReducedStep) -> Void)] = []
+  private var nextID: UInt64 = 0
+
+  /// Whether any observer is registered: the send loop checks this after each action.
+  private(set) var isEmpty = true
+
+  func add(_ body: @escaping @MainActor (ReducedStep) -> Void) -> UInt64 {
+    nextID += 1
+    observers.append((nextID, body))
+    isEmpty = false
+    return nextID
+  }
+
+  func remove(_ id: UInt64) {
+    observers.removeAll { $0.id == id }
+    isEmpty = observers.isEmpty
+  }
+
+  func tell(_ step: ReducedStep) {
+    for observer in observers { observer.body(step) }
+  }
+}
+
+extension StoreRuntime {
+  /// Calls `body` after every action the root of this store tree reduces, until
+  /// ``removeStepObserver(_:)`` is called with the returned id. It is called synchronously,
+  /// inside the send loop: it must not send to the store.
+  package func addStepObserver(_ body: @escaping @MainActor (ReducedStep) -> Void) -> UInt64 {
+    stepObservers.add(body)
+  }
+
+  package func removeStepObserver(_ id: UInt64) {
+    stepObservers.remove(id)
+  }
+}
