@@ -49,16 +49,19 @@ public struct FileStorageKey<Value: Codable & Sendable>: SharedKey, CustomString
   }
 
   public func save(_ value: Value, in storage: SharedStorage) throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-    let data: Data
-    do {
-      data = try encoder.encode(value)
-    } catch {
-      throw FileStorageError.cannotWrite(
-        path: url.path, reason: "the value could not be encoded as JSON (\(error))")
+    let path = url.path
+    // NB: encoded when the write runs, after the delay: a burst of changes to a large value
+    // encodes it once.
+    storage.file(at: url).schedule { () throws(FileStorageError) -> Data in
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+      do {
+        return try encoder.encode(value)
+      } catch {
+        throw .cannotWrite(
+          path: path, reason: "the value could not be encoded as JSON (\(error))")
+      }
     }
-    storage.file(at: url).schedule(data)
   }
 
   public func subscribe(

@@ -17,7 +17,9 @@ final class SharedFile: @unchecked Sendable {
   /// The file's contents as last read or written (`.some(nil)`: there was no file).
   private var known: Data?? = nil
   private var stamp: [Int] = []
-  private var pending: Data?
+  /// The write waiting for its delay: it encodes the value when it runs, so that a burst of
+  /// changes costs one encoding, not one per change.
+  private var pending: (@Sendable () throws(FileStorageError) -> Data)?
   private var timer: Task<Void, Never>?
   /// Why the file must not be written (it is corrupt or unreadable), if it must not.
   private var blocked: FileStorageError?
@@ -64,10 +66,10 @@ final class SharedFile: @unchecked Sendable {
     lock.withLock { blocked = error }
   }
 
-  /// Writes `data` after the delay (with what comes before then, the last wins).
-  func schedule(_ data: Data) {
+  /// Writes what `encode` makes after the delay (with what comes before then, the last wins).
+  func schedule(_ encode: @escaping @Sendable () throws(FileStorageError) -> Data) {
     let startTimer = lock.withLock {
-      pending = data
+      pending = encode
       guard timer == nil, blocked == nil else { return false }
       return true
     }
@@ -83,7 +85,7 @@ final class SharedFile: @unchecked Sendable {
   func flush() {
     writeLock.lock()
     defer { writeLock.unlock() }
-    let (data, expected, copy, blocked, timer) = lock.withLock {
+    let (encode, expected, copy, blocked, timer) = lock.withLock {
       defer {
         self.timer = nil
         if self.blocked == nil { pending = nil }
@@ -93,9 +95,11 @@ final class SharedFile: @unchecked Sendable {
     // NB: a flush before the delay ends stops the timer: left sleeping, it would hold its task
     // until the clock reaches the deadline, and forever on a clock that never does (a test's).
     timer?.cancel()
-    guard let data, blocked == nil else { return }
+    guard let encode, blocked == nil else { return }
     let failure: (any Error)?
+    var data = Data()
     do throws(FileStorageError) {
+      data = try encode()
       if let copy {
         try files.replace(copy, with: data, ifUnchangedFrom: nil)
         failure = nil
