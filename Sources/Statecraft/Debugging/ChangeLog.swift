@@ -43,8 +43,12 @@ public struct _ChangeLogReducer<Base: Reducer>: Reducer {
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     guard filter(action) else { return base.reduce(into: &state, action: action) }
     let before = state
+    // NB: a shared value is a reference that `before` shares with `state`: its value before
+    // the action is kept aside.
+    let references = SharedSnapshot.references(in: state)
+    let shared = references.isEmpty ? nil : SharedSnapshot(of: references)
     let effect = base.reduce(into: &state, action: action)
-    sink.write(ChangeLogEntry(action: action, before: before, after: state))
+    sink.write(ChangeLogEntry(action: action, before: before, after: state, sharedBefore: shared))
     return effect
   }
 }

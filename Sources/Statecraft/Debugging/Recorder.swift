@@ -18,6 +18,13 @@
 /// every `stateInterval`th one: with a large interval, a long session costs the memory of its
 /// actions and of a bounded number of states.
 ///
+/// A state that holds ``Shared`` values holds references, so each stored copy would read the
+/// values as they are now: the recorder keeps, with each stored state, the value each shared
+/// value of the initial state had at that step, and the recording's JSON and
+/// ``Store/jump(toStep:in:reducer:fileID:filePath:line:column:)`` use them
+/// (`RecordingSharedStateTests`). A shared value that appears in the state after the first
+/// action is recorded as it is when the recording is encoded.
+///
 /// Only actions are recorded. A change made outside the reducer (a
 /// ``Store/jump(toStep:in:reducer:fileID:filePath:line:column:)``) is not, so a recording made
 /// across a jump does not replay; start a new recorder after jumping.
@@ -30,6 +37,9 @@ public final class Recorder<State, Action> {
   private var actions: [Action] = []
   private var checkpoints: [Recording<State, Action>.Checkpoint] = []
   private var hasSeenFirstAction = false
+  /// The shared values the initial state holds: their values are kept with each stored state.
+  private let sharedReferences: [any AnySharedReference]
+  private let initialShared: SharedSnapshot?
 
   /// A recorder of a timeline that starts at `initialState`, storing the state after every
   /// `stateInterval`th action.
@@ -54,6 +64,8 @@ public final class Recorder<State, Action> {
     column: UInt = #column
   ) {
     self.initialState = initialState
+    self.sharedReferences = SharedSnapshot.references(in: initialState)
+    self.initialShared = sharedReferences.isEmpty ? nil : SharedSnapshot(of: sharedReferences)
     if stateInterval < 1 {
       SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         .report(Diagnostics.recorderStateInterval(stateInterval))
@@ -67,7 +79,7 @@ public final class Recorder<State, Action> {
   public var recording: Recording<State, Action> {
     Recording(
       initialState: initialState, actions: actions, checkpoints: checkpoints,
-      stateInterval: stateInterval)
+      stateInterval: stateInterval, initialShared: initialShared)
   }
 
   /// The number of actions recorded so far.
@@ -87,7 +99,10 @@ public final class Recorder<State, Action> {
   func didReduce(_ action: Action, into state: State) {
     actions.append(action)
     if actions.count.isMultiple(of: stateInterval) {
-      checkpoints.append(Recording.Checkpoint(step: actions.count, state: state))
+      checkpoints.append(
+        Recording.Checkpoint(
+          step: actions.count, state: state,
+          shared: sharedReferences.isEmpty ? nil : SharedSnapshot(of: sharedReferences)))
     }
   }
 }

@@ -70,7 +70,12 @@ extension Recording: Encodable where State: Encodable, Action: Encodable {
     var container = encoder.container(keyedBy: RecordingCodingKeys.self)
     try container.encode(recordingFormatVersion, forKey: .formatVersion)
     try container.encode(stateInterval, forKey: .stateInterval)
-    try container.encode(initialState, forKey: .initialState)
+    // NB: a shared value in a stored state is encoded as it was at that step.
+    if let initialShared {
+      try initialShared.whileReading { try container.encode(initialState, forKey: .initialState) }
+    } else {
+      try container.encode(initialState, forKey: .initialState)
+    }
     try container.encode(actions, forKey: .actions)
     try container.encode(checkpoints, forKey: .checkpoints)
   }
@@ -101,7 +106,11 @@ extension Recording.Checkpoint: Encodable where State: Encodable {
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CheckpointCodingKeys.self)
     try container.encode(step, forKey: .step)
-    try container.encode(state, forKey: .state)
+    if let shared {
+      try shared.whileReading { try container.encode(state, forKey: .state) }
+    } else {
+      try container.encode(state, forKey: .state)
+    }
   }
 }
 

@@ -29,13 +29,30 @@ public struct Recording<State, Action> {
     public let step: Int
     /// The state after the `step`th action.
     public let state: State
+    /// The values the shared values of `state` had after the action (see SharedSnapshot.swift);
+    /// nil when the state holds none, or the recording was read from JSON (its shared values
+    /// are then values of their own).
+    let shared: SharedSnapshot?
+
+    init(step: Int, state: State, shared: SharedSnapshot? = nil) {
+      self.step = step
+      self.state = state
+      self.shared = shared
+    }
   }
 
-  init(initialState: State, actions: [Action], checkpoints: [Checkpoint], stateInterval: Int) {
+  /// The values the shared values of ``initialState`` had when the recording started.
+  let initialShared: SharedSnapshot?
+
+  init(
+    initialState: State, actions: [Action], checkpoints: [Checkpoint], stateInterval: Int,
+    initialShared: SharedSnapshot? = nil
+  ) {
     self.initialState = initialState
     self.actions = actions
     self.checkpoints = checkpoints
     self.stateInterval = stateInterval
+    self.initialShared = initialShared
   }
 
   /// The state stored for `step` (the initial state for step 0), or nil when the recording
@@ -53,8 +70,17 @@ public struct Recording<State, Action> {
 
 extension Recording: Sendable where State: Sendable, Action: Sendable {}
 extension Recording.Checkpoint: Sendable where State: Sendable {}
-extension Recording: Equatable where State: Equatable, Action: Equatable {}
-extension Recording.Checkpoint: Equatable where State: Equatable {}
+extension Recording: Equatable where State: Equatable, Action: Equatable {
+  public static func == (lhs: Recording, rhs: Recording) -> Bool {
+    lhs.stateInterval == rhs.stateInterval && lhs.initialState == rhs.initialState
+      && lhs.actions == rhs.actions && lhs.checkpoints == rhs.checkpoints
+  }
+}
+extension Recording.Checkpoint: Equatable where State: Equatable {
+  public static func == (lhs: Recording.Checkpoint, rhs: Recording.Checkpoint) -> Bool {
+    lhs.step == rhs.step && lhs.state == rhs.state
+  }
+}
 
 // MARK: - Helpers
 

@@ -5,13 +5,24 @@ extension Recording {
   /// is returned as stored; any other is recomputed by running `reducer` (without effects) on
   /// the actions from the nearest stored state before it.
   public func state<R: Reducer<State, Action>>(at step: Int, reducer: R) -> State? {
+    state(at: step, reducer: reducer, restoringShared: false)
+  }
+
+  /// The state at `step`; with `restoringShared`, the shared values it holds are first put back
+  /// to their values at the stored state it starts from (time travel).
+  func state<R: Reducer<State, Action>>(
+    at step: Int, reducer: R, restoringShared: Bool
+  ) -> State? {
     guard (0...stepCount).contains(step) else { return nil }
     var state = initialState
     var next = 0
+    var shared = initialShared
     if let index = checkpointIndex(atOrBefore: step) {
       state = checkpoints[index].state
       next = checkpoints[index].step
+      shared = checkpoints[index].shared
     }
+    if restoringShared { shared?.restore() }
     while next < step {
       _ = reducer.reduce(into: &state, action: actions[next])
       next += 1
@@ -33,7 +44,8 @@ extension Store {
   /// `reducer` from the nearest stored state before `step`. Observers are told about the change
   /// as after any action. Nothing is reduced and no effect starts; effects already running
   /// keep running, and their actions apply to the new state. A recorder attached to the store
-  /// does not record the jump.
+  /// does not record the jump. The ``Shared`` values the state holds go back to their values
+  /// at `step` too (and a persisted one is saved).
   ///
   /// A `step` the recording doesn't have, or a store made by `scope` (jump the root store),
   /// is reported as an issue and leaves the store unchanged.
@@ -50,7 +62,17 @@ extension Store {
     column: UInt = #column
   ) -> Bool {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    guard let state = recording.state(at: step, reducer: reducer) else {
+    guard (0...recording.stepCount).contains(step) else {
+      location.report(Diagnostics.jumpOutOfRange(step: step, stepCount: recording.stepCount))
+      return false
+    }
+    guard core is RootCore<State, Action> else {
+      location.report(Diagnostics.jumpOnScopedStore)
+      return false
+    }
+    // NB: the shared values the state holds go back to their values at that step too: they are
+    // references, which the stored state shares with the store's.
+    guard let state = recording.state(at: step, reducer: reducer, restoringShared: true) else {
       location.report(Diagnostics.jumpOutOfRange(step: step, stepCount: recording.stepCount))
       return false
     }

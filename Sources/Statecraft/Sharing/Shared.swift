@@ -163,7 +163,9 @@ extension Shared: SharedReferenceHolder {
 }
 
 extension Shared: CustomDumpRepresentable {
-  public var customDumpValue: Any { reference.currentValue }
+  public var customDumpValue: Any {
+    SharedSnapshot.reading?.value(of: reference) ?? reference.currentValue
+  }
 }
 
 extension Shared: CustomStringConvertible {
@@ -171,9 +173,13 @@ extension Shared: CustomStringConvertible {
 }
 
 extension Shared: Codable where Value: Codable {
-  /// Encodes the value.
+  /// Encodes the value (in a recording, the value it had at the recorded step).
   public func encode(to encoder: any Encoder) throws {
-    try reference.currentValue.encode(to: encoder)
+    if let snapshot = SharedSnapshot.reading, let value = snapshot.value(of: reference) as? Value {
+      try value.encode(to: encoder)
+    } else {
+      try reference.currentValue.encode(to: encoder)
+    }
   }
 
   /// Decodes a value into a new shared value of its own (not stored under any key).

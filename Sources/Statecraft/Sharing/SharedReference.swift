@@ -14,6 +14,10 @@ package protocol AnySharedReference: AnyObject, Sendable {
   func difference(from expected: Any) -> String?
   /// Records this value's changes in `tracker`, unless another tracker does.
   func attach(_ tracker: SharedChangeTracker)
+  /// The value now, as `Any` (see SharedSnapshot.swift).
+  var anyCurrentValue: Any { get }
+  /// Writes a value that `anyCurrentValue` returned back (time travel).
+  func restore(_ value: Any)
 }
 
 /// A value that holds a shared reference: ``Shared``.
@@ -70,6 +74,13 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
 
   package func attach(_ tracker: SharedChangeTracker) {
     lock.withLock { if storedTracker == nil { storedTracker = tracker } }
+  }
+
+  package var anyCurrentValue: Any { lock.withLock { value } }
+
+  package func restore(_ value: Any) {
+    guard let value = value as? Value else { return }
+    mutate { $0 = value }
   }
 
   // MARK: - Reading
