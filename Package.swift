@@ -96,6 +96,7 @@ let package = Package(
       dependencies: [
         "DemoTerminal", "Statecraft", "TodosFeature",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ],
       path: "Examples/Todos"
     ),

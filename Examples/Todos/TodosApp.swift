@@ -1,6 +1,7 @@
 import DemoTerminal
 import Foundation
 import IdentifiedCollections
+import IssueReporting
 import Statecraft
 import TodosFeature
 
@@ -12,7 +13,7 @@ final class TodosApp {
   /// The list's store, scoped from ``navigation``.
   let store: StoreOf<Todos>
   let file: TodoFile
-  /// The tasks of the actions sent, so that quitting waits for the saves they started.
+  /// The tasks of the actions sent, so that quitting waits for the effects they started.
   private let tasks = TaskTracker()
   /// The change log: each action and the change it made, while the log is shown.
   let log: ChangeLogBuffer
@@ -29,10 +30,13 @@ final class TodosApp {
     self.log = log
   }
 
-  /// The least time between the end of one save and the start of the next: a list of 100,000
-  /// todos takes about 0.3 s of CPU to write, so writing after every key of a burst would keep a
-  /// core busy.
-  static let saveSpacing = Duration.milliseconds(200)
+  /// How long the shared list waits after a change before writing the file: a burst of keys
+  /// (a key held down, piped commands) is one write. A list of 100,000 todos takes about 0.3 s
+  /// of CPU to write, so writing after every key would keep a core busy.
+  static let saveDelay = Duration.milliseconds(200)
+  /// How often the shared list checks its file for an edit made outside the app (another
+  /// todos app, an editor).
+  static let watchInterval = Duration.milliseconds(250)
 
   /// Loads the file, runs the app until quit or end of input, and returns the exit code.
   ///
@@ -46,44 +50,46 @@ final class TodosApp {
         return 1
       }
     }
-    let todos: IdentifiedArrayOf<Todo>
-    let saver: TodoSaver
-    do {
-      let loaded = try file.read()
-      todos = loaded.todos
-      saver = TodoSaver(file: file, loaded: loaded.version)
-    } catch {
-      printError("error: \(error)")
+    // NB: a file that can't be saved is said on screen and on quit, in the app's words: the
+    // library's report of it (a runtime warning) would only repeat it.
+    IssueReporters.current = []
+    let storage = SharedStorage(
+      files: .live, defaults: .standard, clock: ContinuousClock(), fileWriteDelay: saveDelay,
+      filePollInterval: watchInterval)
+    let list = withSharedStorage(storage) {
+      Shared(wrappedValue: TodoList(), .fileStorage(file.url))
+    }
+    if let error = list.error {
+      printError("error: \(TodoFileError(error))")
       return 1
     }
     let log = ChangeLogBuffer()
-    let recorder = recordURL.map { _ in RecorderOf<Todos>(initialState: Todos.State(todos: todos)) }
-    let initial = TodosNavigation.State(
-      list: recorder?.initialState ?? Todos.State(todos: todos))
+    let recorder = recordURL.map { _ in RecorderOf<Todos>(initialState: Todos.State(list: list)) }
+    let initial = TodosNavigation.State(list: recorder?.initialState ?? Todos.State(list: list))
     let navigation = Store(initialState: initial) {
       TodosNavigation {
-        let todos = Todos(
-          clock: ContinuousClock(),
-          save: { todos in
-            // NB: a change after a pause is written at once; in a burst (a key held down, piped
-            // commands), a newer change cancels this save while it waits for its turn, so the
-            // file is written at most once per spacing. Quitting, on a key or a signal, waits for
-            // the last one.
-            try await saver.save(todos, spacedBy: saveSpacing)
+        let todos = Todos(clock: ContinuousClock())
+          // NB: while the log is hidden, an action costs the log one call to this filter.
+          .logChanges(to: ChangeLogSink { log.append($0) }) { action in
+            guard log.isEnabled else { return false }
+            if case .syncProgressed = action { return false }
+            return true
           }
-        )
-        // NB: while the log is hidden, an action costs the log one call to this filter.
-        .logChanges(to: ChangeLogSink { log.append($0) }) { action in
-          guard log.isEnabled else { return false }
-          if case .syncProgressed = action { return false }
-          return true
-        }
         if let recorder { todos.recording(into: recorder) } else { todos }
       }
     }
     let app = TodosApp(navigation: navigation, file: file, log: log)
+    // NB: a write that fails in the background (the file became read-only, another app changed
+    // it) is said as a notice when it happens.
+    let saveProblems = navigation.observe { navigation in
+      if let error = navigation.list.list.error {
+        navigation.send(.list(.saveFailed(TodoFileError(error).description)))
+      }
+    }
     await Terminal.run(fullScreen: { FullScreenTodos(app: app) }, lines: { LineTodos(app: app) })
     await app.quit()
+    saveProblems.cancel()
+    storage.flushPendingWrites()
     var status: Int32 = 0
     if let recorder, let recordURL {
       do {
@@ -99,7 +105,7 @@ final class TodosApp {
       }
     }
     // NB: said after leaving full screen, so that it stays on the terminal.
-    switch await saver.problem {
+    switch list.error.map(TodoFileError.init) {
     case nil: break
     case .savedBeside(let path, let copy)?:
       printError("error: \(TodoFileError.savedBeside(path: path, copy: copy))")
@@ -133,7 +139,7 @@ final class TodosApp {
     }
     // NB: a replay runs no effects, so the feature's dependencies are never called.
     let result = recording.replay(
-      against: Todos(clock: ContinuousClock(), save: { _ in }))
+      against: Todos(clock: ContinuousClock()))
     printLine(result.description)
     return result.isReproduced ? 0 : 1
   }
@@ -180,7 +186,7 @@ final class TodosApp {
     await tasks.waitForAll()
   }
 
-  /// Stops the sync and the search, then waits for the saves in flight.
+  /// Stops the sync and the search, then waits for the effects in flight.
   func quit() async {
     send(.quit)
     await waitForEffects()

@@ -10,30 +10,19 @@ import Statecraft
   import Darwin
 #endif
 
-/// The JSON file the todos live in.
+/// The JSON file the todos live in: where it is by default, and a reader and writer of its
+/// format for tools and tests.
 ///
-/// Saving respects the person's file:
+/// The app does not save through this type: it keeps its list in a file-backed shared value,
+/// `Shared(wrappedValue: TodoList(), .fileStorage(url))`, whose file key writes atomically
+/// (a crash mid-write leaves the old file or the new one), keeps the file's mode, owner and
+/// symbolic link, holds an advisory lock while writing, never overwrites a read-only, corrupt
+/// or changed file (a changed one is kept and the list saved beside it), picks up edits made
+/// outside the app, and writes what is pending on quit. `.ci/check-demos` drives the app
+/// through each of these, `kill -9` during saves included; `FileStorageTests` checks the file
+/// key. ``TodoFileError`` says its failures in the app's words.
 ///
-/// - It is atomic: the list is written to a temporary file beside the real one, flushed to disk,
-///   then renamed over it, so a crash mid-save leaves the old file or the new one, never half of
-///   one. A temporary file left by a crashed run is removed by the next ``load()``.
-/// - The file keeps its mode (a 0600 file stays 0600) and, where the process may, its owner.
-/// - A symbolic link is followed: its target is updated and the link stays a link.
-/// - A read-only file is not overwritten.
-/// - A file that changed on disk since it was loaded (another instance, an editor) is not
-///   overwritten: ``save(_:replacing:)`` throws ``TodoFileError/changedOnDisk(path:)``, and
-///   ``TodoSaver`` then saves the list beside it, so that neither side is lost.
-/// - An advisory lock (`flock` on the file's folder) is held while checking and writing, so two
-///   instances never interleave their saves.
-///
-/// Loading a file that is corrupt or can't be read throws an error that names the file and says
-/// what to do; the caller must then not save over it.
-///
-/// `TodoFileTests` checks each of these (`savingKeepsTheFilesMode`, `savingKeepsTheFilesOwner`,
-/// `savingThroughASymlinkUpdatesItsTargetAndKeepsTheLink`, `aReadOnlyFileIsNotOverwritten`,
-/// `twoAppsOnOneFileLoseNeitherList`, `aChangeMadeInAnEditorIsNotOverwritten`,
-/// `temporaryFilesOfACrashedRunAreRemovedOnTheNextLoad`), and `.ci/check-demos` drives the app
-/// through them, `kill -9` during saves included.
+/// `TodoFileTests` checks this type's own reading and writing.
 public struct TodoFile: Sendable {
   /// Where the file is.
   public let url: URL
@@ -90,7 +79,7 @@ public struct TodoFile: Sendable {
   }
 
   /// Reads the todos and the version of the file they came from, to pass to
-  /// ``save(_:replacing:)`` or ``TodoSaver/init(file:loaded:)``. A missing file is an empty list.
+  /// ``save(_:replacing:)``. A missing file is an empty list.
   ///
   /// Temporary files that a crashed run left beside the file are removed first.
   public func read() throws(TodoFileError) -> (todos: IdentifiedArrayOf<Todo>, version: Version) {
@@ -130,7 +119,7 @@ public struct TodoFile: Sendable {
   /// Writes the todos atomically, replacing whatever file is there, creating the folder if
   /// needed. It keeps the file's mode and owner, writes through a symbolic link and leaves a
   /// read-only file alone, like ``save(_:replacing:)``, but does not check what is on disk:
-  /// an app should save through a ``TodoSaver``, which does.
+  /// use ``save(_:replacing:)`` to check.
   public func save(_ todos: IdentifiedArrayOf<Todo>) throws(TodoFileError) {
     _ = try save(todos, replacing: nil)
   }
@@ -236,6 +225,19 @@ public struct TodoFile: Sendable {
 /// Why the todo file could not be used. Each message names the file, says what happened and
 /// what to do.
 public enum TodoFileError: Error, Equatable, CustomStringConvertible {
+  /// The app's words for why the shared list's file could not be read or written.
+  public init(_ error: any Error) {
+    switch error as? FileStorageError {
+    case .unreadable(let path, let reason)?: self = .unreadable(path: path, reason: reason)
+    case .corrupt(let path, let reason)?: self = .corrupt(path: path, reason: reason)
+    case .cannotWrite(let path, let reason)?: self = .cannotWrite(path: path, reason: reason)
+    case .readOnly(let path)?: self = .readOnly(path: path)
+    case .changedOnDisk(let path)?: self = .changedOnDisk(path: path)
+    case .savedBeside(let path, let copy)?: self = .savedBeside(path: path, copy: copy)
+    case nil: self = .cannotWrite(path: "", reason: "\(error)")
+    }
+  }
+
   case unreadable(path: String, reason: String)
   case corrupt(path: String, reason: String)
   case cannotWrite(path: String, reason: String)
@@ -280,95 +282,6 @@ public enum TodoFileError: Error, Equatable, CustomStringConvertible {
         editor wrote it), so it was not overwritten: your list is saved to \(copy) instead. \
         Both are kept; merge them by hand, or restart to load \(path).
         """
-    }
-  }
-}
-
-/// Saves todos one at a time, skipping a save that was cancelled before it began.
-///
-/// The feature cancels a stale save when a newer one starts. An actor runs one save at a time,
-/// and a save cancelled while it waited for its turn writes nothing, so the file always ends
-/// with the newest list.
-///
-/// When the file changed on disk since it was loaded, the saver does not overwrite it: it saves
-/// the list to a ``TodoFile/conflictCopy()`` beside it from then on, and throws
-/// ``TodoFileError/savedBeside(path:copy:)`` to say so.
-public actor TodoSaver {
-  private let original: TodoFile
-  private var file: TodoFile
-  private var version: TodoFile.Version
-  /// How many saves wrote a file (for tests and the status line).
-  public private(set) var writes = 0
-  /// Why the last save failed; nil when it succeeded.
-  public private(set) var failure: TodoFileError?
-  /// Where the list is saved since the file changed on disk, if it did.
-  public private(set) var conflictCopy: URL?
-  /// When the last save that began ended.
-  private var lastSave: ContinuousClock.Instant?
-
-  /// A saver that expects `file` as it is now on disk (or missing, when it can't be read).
-  public init(file: TodoFile) {
-    self.init(file: file, loaded: (try? file.read().version) ?? .missing)
-  }
-
-  /// - Parameters:
-  ///   - file: the file the todos were loaded from.
-  ///   - loaded: the version ``TodoFile/read()`` returned with them.
-  public init(file: TodoFile, loaded: TodoFile.Version) {
-    self.original = file
-    self.file = file
-    self.version = loaded
-  }
-
-  /// Why the latest changes are not in the file the app was started on, if they aren't: the
-  /// last save failed, or the list was saved beside the file because it changed on disk.
-  public var problem: TodoFileError? {
-    failure
-      ?? conflictCopy.map { .savedBeside(path: original.url.path, copy: $0.path) }
-  }
-
-  /// Writes `todos` once `spacing` has passed since the last save ended, unless the calling
-  /// task is cancelled before (by a newer change): a change after a pause is written at once,
-  /// and a burst of changes at most once per `spacing`.
-  public func save(_ todos: IdentifiedArrayOf<Todo>, spacedBy spacing: Duration) async throws {
-    if let lastSave {
-      let due = lastSave.advanced(by: spacing)
-      if ContinuousClock.now < due { try await Task.sleep(until: due, clock: .continuous) }
-    }
-    try save(todos)
-  }
-
-  /// Writes `todos` unless the calling task was cancelled.
-  public func save(_ todos: IdentifiedArrayOf<Todo>) throws {
-    try Task.checkCancellation()
-    defer { lastSave = .now }
-    do throws(TodoFileError) {
-      do throws(TodoFileError) {
-        version = try file.save(todos, replacing: version)
-      } catch .changedOnDisk {
-        // NB: the copy is new; should another run take its name first, the next name is used.
-        var copy = file.conflictCopy()
-        while true {
-          do throws(TodoFileError) {
-            version = try copy.save(todos, replacing: .missing)
-            break
-          } catch .changedOnDisk {
-            copy = file.conflictCopy()
-          }
-        }
-        file = copy
-        conflictCopy = copy.url
-        writes += 1
-        failure = nil
-        throw TodoFileError.savedBeside(path: original.url.path, copy: copy.url.path)
-      }
-      writes += 1
-      failure = nil
-    } catch .savedBeside(let path, let copy) {
-      throw TodoFileError.savedBeside(path: path, copy: copy)
-    } catch {
-      failure = error
-      throw error
     }
   }
 }

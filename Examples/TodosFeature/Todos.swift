@@ -3,19 +3,28 @@ import IdentifiedCollections
 import Statecraft
 
 /// The todo list feature: add, edit, toggle, delete, filter, undo and redo, a debounced search,
-/// a slow sync with progress that can be cancelled, and saving after every change.
+/// a slow sync with progress that can be cancelled.
 ///
-/// Its dependencies are properties, so tests pass a `TestClock` and an in-memory save:
+/// The list is a shared value (``State/list``): the app keeps it in a file, whose writes,
+/// conflicts and outside edits the file key handles, so the feature has no save effect. Tests
+/// give it a list of its own and a `TestClock`:
 ///
 /// ```swift
-/// let store = Store(initialState: Todos.State(todos: saved)) {
-///   Todos(clock: ContinuousClock(), save: { todos in try await saver.save(todos) })
+/// let list = Shared(wrappedValue: TodoList(), .fileStorage(TodoFile.defaultURL()))
+/// let store = Store(initialState: Todos.State(list: list)) {
+///   Todos(clock: ContinuousClock())
 /// }
-/// store.send(.add("Buy milk"))
+/// store.send(.add("Buy milk"))  // the file is written soon after
 /// ```
 public struct Todos: Reducer {
   public struct State: Codable, Equatable, Sendable {
-    public var todos: IdentifiedArrayOf<Todo>
+    /// The list, shared with whatever else holds it: the app's todo file, a detail screen.
+    public var list: Shared<TodoList>
+    /// The todos of ``list``.
+    public var todos: IdentifiedArrayOf<Todo> {
+      get { list.todos }
+      set { list.todos = newValue }
+    }
     public var filter: TodoFilter = .all
     /// The search text as typed.
     public var query = ""
@@ -25,12 +34,19 @@ public struct Todos: Reducer {
     public var undoStack: [IdentifiedArrayOf<Todo>] = []
     public var redoStack: [IdentifiedArrayOf<Todo>] = []
     public var sync: SyncStatus = .idle
-    /// A short message for the person: a hint, or why a save failed.
+    /// A short message for the person: a hint, or why the file could not be saved.
     public var notice: String?
     public var nextID: Int
 
+    /// A state over a list of its own (not kept in any file).
     public init(todos: IdentifiedArrayOf<Todo> = []) {
-      self.todos = todos
+      self.init(list: Shared(value: TodoList(todos: todos)))
+    }
+
+    /// A state over `list`, which the app keeps in its todo file.
+    public init(list: Shared<TodoList>) {
+      self.list = list
+      let todos = list.todos
       // NB: ids come from a file, so the largest may be Int.max: the next one then wraps to 1,
       // and `takeID()` skips the ids in use.
       let largest = todos.ids.max() ?? 0
@@ -80,8 +96,9 @@ public struct Todos: Reducer {
     case cancelSyncTapped
     case syncProgressed(percent: Int)
     case syncFinished(count: Int)
+    /// The todo file could not be saved: the app says why (see `TodoFileError`).
     case saveFailed(String)
-    /// The app is about to quit: stops the sync; the caller then awaits the saves in flight.
+    /// The app is about to quit: stops the sync and the search.
     case quit
   }
 
@@ -95,20 +112,13 @@ public struct Todos: Reducer {
   /// The sync's steps: ten of this duration each.
   public static let syncStep = Duration.milliseconds(150)
 
-  enum CancelID { case search, sync, save }
+  enum CancelID { case search, sync }
 
   let clock: any Clock<Duration>
-  let save: @Sendable (IdentifiedArrayOf<Todo>) async throws -> Void
 
-  /// - Parameters:
-  ///   - clock: times the search debounce and the sync.
-  ///   - save: writes the todos; called after every change, the stale call cancelled.
-  public init(
-    clock: any Clock<Duration>,
-    save: @escaping @Sendable (IdentifiedArrayOf<Todo>) async throws -> Void
-  ) {
+  /// - Parameter clock: times the search debounce and the sync.
+  public init(clock: any Clock<Duration>) {
     self.clock = clock
-    self.save = save
   }
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
@@ -204,7 +214,8 @@ public struct Todos: Reducer {
     }
   }
 
-  /// Applies a change to the list, remembers the list before it for undo, and saves.
+  /// Applies a change to the list and remembers the list before it for undo. (The shared list
+  /// saves itself.)
   private func change(
     _ state: inout State, _ body: (inout IdentifiedArrayOf<Todo>) -> Void
   ) -> Effect<Action> {
@@ -219,7 +230,7 @@ public struct Todos: Reducer {
       kept -= state.undoStack.removeFirst().count
     }
     state.redoStack.removeAll()
-    return saveEffect(state.todos)
+    return .none
   }
 
   /// Goes back (or forward) to the last list of `history`, keeping the current one in `other`.
@@ -235,24 +246,12 @@ public struct Todos: Reducer {
     }
     state[keyPath: other].append(state.todos)
     state.todos = list
-    return saveEffect(state.todos)
+    return .none
   }
 
   private func missing(_ state: inout State) -> Effect<Action> {
     state.notice = "That todo is gone."
     return .none
-  }
-
-  private func saveEffect(_ todos: IdentifiedArrayOf<Todo>) -> Effect<Action> {
-    .run { [save] _ in
-      try await save(todos)
-    } catch: { error, send in
-      // NB: a TodoFileError names the file and says what to do; anything else is said plainly.
-      let message =
-        (error as? TodoFileError)?.description ?? "Could not save the todos: \(error)."
-      await send(.saveFailed(message))
-    }
-    .cancellable(id: CancelID.save, cancelInFlight: true)
   }
 }
 

@@ -63,46 +63,132 @@ extension ChangeLogEntry {
 }
 
 /// The lines that differ between two dumps, with two lines of context, in the format of
-/// swift-custom-dump's diffs: a changed region between the common first and last lines.
+/// swift-custom-dump's diffs (`- ` removed, `+ ` added, `  ` kept, long unchanged runs folded).
 func lineDiff(_ old: String, _ new: String) -> String? {
   guard old != new else { return nil }
   let oldLines = old.split(separator: "\n", omittingEmptySubsequences: false)
   let newLines = new.split(separator: "\n", omittingEmptySubsequences: false)
-  var prefix = 0
-  while prefix < oldLines.count, prefix < newLines.count, oldLines[prefix] == newLines[prefix] {
-    prefix += 1
+  var lines: [String] = []
+  var unchanged: [Substring] = []
+  var isFirstRun = true
+  // NB: the first line (the state's type) and the last (its closing parenthesis) are kept, as
+  // swift-custom-dump keeps them; a run longer than the context is folded.
+  func flush(isLast: Bool) {
+    let context = 2
+    defer {
+      unchanged.removeAll()
+      isFirstRun = false
+    }
+    let head = isFirstRun ? 1 : context
+    let tail = isLast ? 1 : context
+    guard unchanged.count > head + tail + 1 else {
+      lines += unchanged.map { "  " + $0 }
+      return
+    }
+    lines += unchanged.prefix(head).map { "  " + $0 }
+    lines.append("  … (\(unchanged.count - head - tail) unchanged)")
+    lines += unchanged.suffix(tail).map { "  " + $0 }
   }
+  for edit in lineEdits(oldLines, newLines) {
+    switch edit {
+    case .keep(let line): unchanged.append(line)
+    case .remove(let line):
+      if !unchanged.isEmpty || isFirstRun { flush(isLast: false) }
+      lines.append("- " + line)
+    case .insert(let line):
+      if !unchanged.isEmpty || isFirstRun { flush(isLast: false) }
+      lines.append("+ " + line)
+    }
+  }
+  flush(isLast: true)
+  return lines.joined(separator: "\n")
+}
+
+private enum LineEdit {
+  case keep(Substring)
+  case remove(Substring)
+  case insert(Substring)
+}
+
+/// The shortest edit script from `old` to `new` (Myers' algorithm), over the lines between
+/// their common first and last lines. A change of more than 2,000 lines is given as all of
+/// them removed and added: the search costs the product of the lines and the edits.
+private func lineEdits(_ old: [Substring], _ new: [Substring]) -> [LineEdit] {
+  var prefix = 0
+  while prefix < old.count, prefix < new.count, old[prefix] == new[prefix] { prefix += 1 }
   var suffix = 0
-  while suffix < oldLines.count - prefix, suffix < newLines.count - prefix,
-    oldLines[oldLines.count - 1 - suffix] == newLines[newLines.count - 1 - suffix]
+  while suffix < old.count - prefix, suffix < new.count - prefix,
+    old[old.count - 1 - suffix] == new[new.count - 1 - suffix]
   {
     suffix += 1
   }
-  let context = 2
-  var lines: [String] = []
-  func unchanged(_ range: Range<Int>, keepingFirst: Bool) {
-    // NB: the first line (the state's type) and the last (its closing parenthesis) are kept,
-    // as swift-custom-dump keeps them; a run longer than the context is folded.
-    let kept = range.count <= 2 * context + 1
-    if kept {
-      lines += range.map { "  " + oldLines[$0] }
-      return
-    }
-    if keepingFirst {
-      lines.append("  " + oldLines[range.lowerBound])
-      lines.append("  … (\(range.count - 1 - context) unchanged)")
-      lines += (range.upperBound - context..<range.upperBound).map { "  " + oldLines[$0] }
-    } else {
-      lines += (range.lowerBound..<range.lowerBound + context).map { "  " + oldLines[$0] }
-      lines.append("  … (\(range.count - 1 - context) unchanged)")
-      lines.append("  " + oldLines[range.upperBound - 1])
+  let a = old[prefix..<(old.count - suffix)]
+  let b = new[prefix..<(new.count - suffix)]
+  var edits = old[..<prefix].map(LineEdit.keep)
+  edits += middleEdits(Array(a), Array(b))
+  edits += old[(old.count - suffix)...].map(LineEdit.keep)
+  return edits
+}
+
+private func middleEdits(_ a: [Substring], _ b: [Substring]) -> [LineEdit] {
+  let n = a.count
+  let m = b.count
+  let limit = 2_000
+  guard n + m <= 2 * limit, n > 0, m > 0 else {
+    return a.map(LineEdit.remove) + b.map(LineEdit.insert)
+  }
+  let offset = n + m
+  var v = [Int](repeating: 0, count: 2 * offset + 2)
+  var trace: [[Int]] = []
+  search: for d in 0...(n + m) {
+    trace.append(v)
+    for k in stride(from: -d, through: d, by: 2) {
+      var x: Int
+      if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
+        x = v[offset + k + 1]
+      } else {
+        x = v[offset + k - 1] + 1
+      }
+      var y = x - k
+      while x < n, y < m, a[x] == b[y] {
+        x += 1
+        y += 1
+      }
+      v[offset + k] = x
+      if x >= n, y >= m { break search }
     }
   }
-  unchanged(0..<prefix, keepingFirst: true)
-  lines += oldLines[prefix..<(oldLines.count - suffix)].map { "- " + $0 }
-  lines += newLines[prefix..<(newLines.count - suffix)].map { "+ " + $0 }
-  unchanged((oldLines.count - suffix)..<oldLines.count, keepingFirst: false)
-  return lines.joined(separator: "\n")
+  // NB: walks the trace back from the end, collecting the edits in reverse.
+  var edits: [LineEdit] = []
+  var x = n
+  var y = m
+  for d in stride(from: trace.count - 1, through: 0, by: -1) {
+    let v = trace[d]
+    let k = x - y
+    let previousK: Int
+    if k == -d || (k != d && v[offset + k - 1] < v[offset + k + 1]) {
+      previousK = k + 1
+    } else {
+      previousK = k - 1
+    }
+    let previousX = v[offset + previousK]
+    let previousY = previousX - previousK
+    while x > previousX, y > previousY {
+      x -= 1
+      y -= 1
+      edits.append(.keep(a[x]))
+    }
+    if d > 0 {
+      if x == previousX {
+        y -= 1
+        edits.append(.insert(b[y]))
+      } else {
+        x -= 1
+        edits.append(.remove(a[x]))
+      }
+    }
+  }
+  return edits.reversed()
 }
 
 extension String {

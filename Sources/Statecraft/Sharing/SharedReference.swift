@@ -163,10 +163,19 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   func fail(_ error: any Error) {
     lock.withLock { storedError = error }
     reportIssue(Diagnostics.sharedPersistenceFailed(key: keyDescription, error: error))
-    onMain { reference in
-      reference.registrar.willSet(reference, keyPath: \.error)
-      reference.registrar.didSet(reference, keyPath: \.error)
-    }
+    onMain { $0.publishError() }
+  }
+
+  /// Tells the observers of ``error``: like a change of the value, it may come outside any
+  /// batch of the stores that read it (a write that failed after its delay), so their `observe`
+  /// closures run once it is told.
+  @MainActor
+  private func publishError() {
+    SharedChangeHooks.isPublishing = true
+    registrar.willSet(self, keyPath: \.error)
+    registrar.didSet(self, keyPath: \.error)
+    SharedChangeHooks.isPublishing = false
+    SharedChangeHooks.runScheduledObservations()
   }
 
   private func didChange(from previous: Value, to current: Value, save shouldSave: Bool) {
@@ -176,10 +185,7 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
         try save(current)
         if lock.withLock({ storedError != nil }) {
           lock.withLock { storedError = nil }
-          onMain { reference in
-            reference.registrar.willSet(reference, keyPath: \.error)
-            reference.registrar.didSet(reference, keyPath: \.error)
-          }
+          onMain { $0.publishError() }
         }
       } catch {
         fail(error)

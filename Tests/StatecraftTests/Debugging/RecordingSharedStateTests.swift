@@ -82,3 +82,34 @@ struct SharedNotes: Reducer {
     #expect(diff?.contains("+   draft: \"b\"") == true, "\(diff ?? "nil")")
   }
 }
+
+/// The change log's line diff, used for states that hold shared values.
+@Suite struct LineDiffTests {
+  @Test func twoChangedRegionsAreShownApartWithTheirContext() {
+    let old = (1...20).map { "line \($0)" }
+    var new = old
+    new[4] = "line five"
+    new.insert("inserted", at: 15)
+    let diff = lineDiff(old.joined(separator: "\n"), new.joined(separator: "\n"))
+    #expect(
+      diff == """
+          line 1
+          line 2
+          line 3
+          line 4
+        - line 5
+        + line five
+          line 6
+          line 7
+          … (6 unchanged)
+          line 14
+          line 15
+        + inserted
+          line 16
+          line 17
+          … (2 unchanged)
+          line 20
+        """)
+    #expect(lineDiff("same", "same") == nil)
+  }
+}

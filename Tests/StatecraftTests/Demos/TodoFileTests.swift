@@ -106,18 +106,6 @@ extension Engine {
       try Data(text.utf8).write(to: url)
     }
 
-    @Test(arguments: [0o600, 0o640, 0o664])
-    func savingKeepsTheFilesMode(mode expected: Int) async throws {
-      defer { try? FileManager.default.removeItem(at: folder) }
-      try file.save(todos)
-      try FileManager.default.setAttributes(
-        [.posixPermissions: expected], ofItemAtPath: file.url.path)
-      let saver = TodoSaver(file: file)
-      try await saver.save([])
-      #expect(try mode(file.url.path) == expected)
-      #expect(try file.load() == [])
-    }
-
     /// NB: only root may give a file to someone else, so this runs as root (as CI does).
     @Test(.enabled(if: geteuid() == 0))
     func savingKeepsTheFilesOwner() throws {
@@ -164,43 +152,6 @@ extension Engine {
       #expect(message.contains(file.url.path) && message.contains("read-only"))
     }
 
-    @Test func twoAppsOnOneFileLoseNeitherList() async throws {
-      defer { try? FileManager.default.removeItem(at: folder) }
-      try file.save([])
-      let first = TodoSaver(file: file)
-      let second = TodoSaver(file: file)
-      let milk = Todo(id: 1, title: "Buy milk")
-      let dog = Todo(id: 1, title: "Walk the dog")
-      try await first.save([milk])
-      let error = await #expect(throws: TodoFileError.self) { try await second.save([dog]) }
-      let copy = file.url.deletingLastPathComponent().appendingPathComponent(
-        "todos.conflict-1.json")
-      #expect(error == .savedBeside(path: file.url.path, copy: copy.path))
-      #expect(try file.load() == [milk])
-      #expect(try TodoFile(url: copy).load() == [dog])
-      // Each goes on saving where it did, without losing the other's list.
-      try await second.save([dog, Todo(id: 2, title: "Call mum")])
-      try await first.save([milk, Todo(id: 2, title: "Pay rent")])
-      #expect(try file.load().map(\.title) == ["Buy milk", "Pay rent"])
-      #expect(try TodoFile(url: copy).load().map(\.title) == ["Walk the dog", "Call mum"])
-      #expect(await second.problem == .savedBeside(path: file.url.path, copy: copy.path))
-      #expect(await first.problem == nil)
-    }
-
-    @Test func aChangeMadeInAnEditorIsNotOverwritten() async throws {
-      defer { try? FileManager.default.removeItem(at: folder) }
-      try file.save(todos)
-      let (loaded, version) = try file.read()
-      let saver = TodoSaver(file: file, loaded: version)
-      let edited = #"{"todos":[{"id":3,"isDone":false,"title":"Typed in an editor"}],"version":1}"#
-      try write(edited, to: file.url)
-      await #expect(throws: TodoFileError.self) { try await saver.save(loaded) }
-      #expect(try String(contentsOf: file.url, encoding: .utf8) == edited)
-      let names = try FileManager.default.contentsOfDirectory(
-        atPath: file.url.deletingLastPathComponent().path)
-      #expect(names.sorted() == ["todos.conflict-1.json", "todos.json"])
-    }
-
     @Test func temporaryFilesOfACrashedRunAreRemovedOnTheNextLoad() throws {
       defer { try? FileManager.default.removeItem(at: folder) }
       try file.save(todos)
@@ -211,35 +162,6 @@ extension Engine {
       #expect(
         try FileManager.default.contentsOfDirectory(atPath: data.path).sorted()
           == ["notes.tmp", "todos.json"])
-    }
-
-    @Test func aFailedSaveNamesTheFileNeverTheTemporaryOne() async throws {
-      defer { try? FileManager.default.removeItem(at: folder) }
-      try file.save(todos)
-      // NB: a folder where the temporary file goes makes the save fail, even for root.
-      let data = file.url.deletingLastPathComponent()
-      try FileManager.default.createDirectory(
-        at: data.appendingPathComponent(".todos.json.\(getpid()).tmp"),
-        withIntermediateDirectories: true)
-      let saver = TodoSaver(file: file)
-      let error = await #expect(throws: TodoFileError.self) { try await saver.save([]) }
-      let message = try #require(error).description
-      #expect(message.hasPrefix("Could not save the todo file \(file.url.path): "))
-      #expect(!message.contains(".tmp"))
-      #expect(await saver.problem == error)
-      #expect(try file.load() == todos)
-    }
-
-    @Test func aSaveThatSucceedsAfterAFailureClearsTheProblem() async throws {
-      defer { try? FileManager.default.removeItem(at: folder) }
-      try file.save(todos)
-      try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: file.url.path)
-      let saver = TodoSaver(file: file)
-      await #expect(throws: TodoFileError.self) { try await saver.save([]) }
-      #expect(await saver.problem == .readOnly(path: file.url.path))
-      try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.url.path)
-      try await saver.save([])
-      #expect(await saver.problem == nil)
     }
 
     @Test func messagesAreSentencesWithoutFoundationDumps() throws {
@@ -258,17 +180,6 @@ extension Engine {
         #expect(message.hasSuffix(".") && !message.hasSuffix(".."), "\(message)")
         #expect(!message.contains("Domain") && !message.contains("UserInfo"), "\(message)")
       }
-    }
-
-    @Test func aSaveCancelledBeforeItsTurnWritesNothing() async throws {
-      defer { try? FileManager.default.removeItem(at: folder) }
-      let saver = TodoSaver(file: file)
-      let stale = Task { [todos] in try await saver.save(todos) }
-      stale.cancel()
-      await #expect(throws: CancellationError.self) { try await stale.value }
-      try await saver.save([])
-      #expect(await saver.writes == 1)
-      #expect(try file.load() == [])
     }
 
     @Test func aDeviceIsRefusedAsNotARegularFile() throws {
@@ -310,21 +221,5 @@ extension Engine {
           == [".other.json.4242.tmp", "session.json"])
     }
 
-    @Test func aChangeAfterAPauseIsWrittenAtOnceAndOneInABurstWaitsItsTurn() async throws {
-      defer { try? FileManager.default.removeItem(at: folder) }
-      let saver = TodoSaver(file: file)
-      try await saver.save(todos, spacedBy: .seconds(3600))
-      #expect(await saver.writes == 1)
-      #expect(try file.load() == todos)
-      // NB: within the hour, the next save waits; a newer change cancels it, and it writes nothing.
-      let waiting = Task { try await saver.save([], spacedBy: .seconds(3600)) }
-      waiting.cancel()
-      await #expect(throws: CancellationError.self) { try await waiting.value }
-      #expect(await saver.writes == 1)
-      #expect(try file.load() == todos)
-      try await saver.save([], spacedBy: .zero)
-      #expect(await saver.writes == 2)
-      #expect(try file.load() == [])
-    }
   }
 }

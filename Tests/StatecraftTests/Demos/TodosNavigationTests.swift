@@ -18,7 +18,7 @@ extension Engine {
         initialState: TodosNavigation.State(
           list: Todos.State(todos: IdentifiedArray(uniqueElements: todos)))
       ) {
-        TodosNavigation { Todos(clock: TestClock(), save: { _ in }) }
+        TodosNavigation { Todos(clock: TestClock()) }
       }
     }
 

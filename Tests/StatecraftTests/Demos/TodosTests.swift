@@ -1,5 +1,6 @@
 import Clocks
 import ConcurrencyExtras
+import Foundation
 import IdentifiedCollections
 import Statecraft
 import StatecraftTesting
@@ -9,18 +10,29 @@ import TodosFeature
 extension Engine {
   @MainActor @Suite struct TodosTests {
     let clock = TestClock()
-    let saved = LockIsolated<[IdentifiedArrayOf<Todo>]>([])
+    /// The todo file, in memory: the list is a shared value kept in it, as the app keeps it.
+    let storage = SharedStorage.inMemory()
+    let url = URL(fileURLWithPath: "/data/todos.json")
 
     func makeStore(_ todos: IdentifiedArrayOf<Todo> = []) -> TestStoreOf<Todos> {
-      TestStore(initialState: Todos.State(todos: todos)) {
-        Todos(clock: clock, save: { [saved] todos in saved.withValue { $0.append(todos) } })
+      let list = withSharedStorage(storage) {
+        Shared(wrappedValue: TodoList(todos: todos), .fileStorage(url))
+      }
+      return TestStore(initialState: Todos.State(list: list)) { Todos(clock: clock) }
+    }
+
+    /// The todos in the file once what is pending is written; nil when it was never written.
+    func savedTodos() throws -> IdentifiedArrayOf<Todo>? {
+      storage.flushPendingWrites()
+      return try storage.files.contents(of: url).map {
+        try JSONDecoder().decode(TodoList.self, from: $0).todos
       }
     }
 
     let milk = Todo(id: 1, title: "Buy milk")
     let dog = Todo(id: 2, title: "Walk the dog")
 
-    @Test func addingTrimsTheTitleRemembersTheListForUndoAndSaves() async {
+    @Test func addingTrimsTheTitleRemembersTheListForUndoAndSaves() async throws {
       let store = makeStore()
       await store.send(.add("  Buy milk ")) {
         $0.todos = [milk]
@@ -28,10 +40,10 @@ extension Engine {
         $0.undoStack = [[]]
       }
       await store.finish()
-      #expect(saved.value == [[milk]])
+      #expect(try savedTodos() == [milk])
     }
 
-    @Test func idsReadFromAFileNeverOverflow() async {
+    @Test func idsReadFromAFileNeverOverflow() async throws {
       let last = Todo(id: .max, title: "Last")
       let store = makeStore([Todo(id: 1, title: "First"), last])
       await store.send(.add("Next")) {
@@ -40,20 +52,20 @@ extension Engine {
         $0.undoStack = [[Todo(id: 1, title: "First"), last]]
       }
       await store.finish()
-      #expect(saved.value.last?.ids.elements == [1, .max, 2])
+      #expect(try savedTodos()?.ids.elements == [1, .max, 2])
     }
 
-    @Test func aTodoWithoutATitleIsRefusedWithANotice() async {
+    @Test func aTodoWithoutATitleIsRefusedWithANotice() async throws {
       let store = makeStore()
       await store.send(.add("   ")) { $0.notice = "A todo needs a title." }
       await store.send(.setFilter(.done)) {
         $0.notice = nil
         $0.filter = .done
       }
-      #expect(saved.value.isEmpty)
+      #expect(try savedTodos() == nil)
     }
 
-    @Test func toggleEditAndDeleteChangeOneTodoEach() async {
+    @Test func toggleEditAndDeleteChangeOneTodoEach() async throws {
       let store = makeStore([milk, dog])
       await store.send(.toggle(id: 1)) {
         $0.todos[id: 1]?.isDone = true
@@ -69,11 +81,10 @@ extension Engine {
       }
       await store.send(.toggle(id: 1)) { $0.notice = "That todo is gone." }
       await store.finish()
-      #expect(saved.value.count == 3)
-      #expect(saved.value.last == [Todo(id: 2, title: "Walk the cat")])
+      #expect(try savedTodos() == [Todo(id: 2, title: "Walk the cat")])
     }
 
-    @Test func undoAndRedoWalkTheHistoryAndSaveEachStep() async {
+    @Test func undoAndRedoWalkTheHistoryAndSaveEachStep() async throws {
       let store = makeStore()
       await store.send(.undo) { $0.notice = "Nothing to undo." }
       await store.send(.add("Buy milk")) {
@@ -94,12 +105,12 @@ extension Engine {
       }
       await store.send(.redo) { $0.notice = "Nothing to redo." }
       await store.finish()
-      #expect(saved.value == [[milk], [], [milk]])
+      #expect(try savedTodos() == [milk])
     }
 
     @Test func aNewChangeClearsRedoAndUndoIsBounded() async {
       var state = Todos.State()
-      let reducer = Todos(clock: clock, save: { _ in })
+      let reducer = Todos(clock: clock)
       for index in 0..<(Todos.undoLimit + 5) {
         _ = reducer.reduce(into: &state, action: .add("\(index)"))
       }
@@ -115,7 +126,7 @@ extension Engine {
       let count = 100_000
       var state = Todos.State(
         todos: IdentifiedArray(uniqueElements: (1...count).map { Todo(id: $0, title: "\($0)") }))
-      let reducer = Todos(clock: clock, save: { _ in })
+      let reducer = Todos(clock: clock)
       for id in 1...12 {
         _ = reducer.reduce(into: &state, action: .toggle(id: id))
       }
@@ -186,16 +197,8 @@ extension Engine {
       await store.finish()
     }
 
-    @Test func quittingStopsTheSyncAndTheSearchButNotTheSave() async {
-      let gate = Gate()
-      let store = TestStore(initialState: Todos.State()) {
-        Todos(
-          clock: clock,
-          save: { [saved] todos in
-            await gate.wait()
-            saved.withValue { $0.append(todos) }
-          })
-      }
+    @Test func quittingStopsTheSyncAndTheSearchAndTheListIsStillWritten() async throws {
+      let store = makeStore()
       await store.send(.add("Buy milk")) {
         $0.todos = [milk]
         $0.nextID = 2
@@ -205,26 +208,15 @@ extension Engine {
       await store.send(.searchChanged("milk")) { $0.query = "milk" }
       await store.send(.quit) { $0.sync = .cancelled }
       await clock.run()
-      #expect(saved.value.isEmpty)
-      gate.open()
       await store.finish()
-      #expect(saved.value == [[milk]])
+      #expect(try savedTodos() == [milk])
     }
 
-    @Test func aFailedSaveSaysWhy() async {
-      struct DiskFull: Error, CustomStringConvertible { var description: String { "disk full" } }
-      let store = TestStore(initialState: Todos.State()) {
-        Todos(clock: clock, save: { _ in throw DiskFull() })
-      }
-      await store.send(.add("Buy milk")) {
-        $0.todos = [milk]
-        $0.nextID = 2
-        $0.undoStack = [[]]
-      }
-      await store.receive(.saveFailed("Could not save the todos: disk full.")) {
-        $0.notice = "Could not save the todos: disk full."
-      }
-      await store.finish()
+    @Test func aFailedSaveIsSaidInTheAppsWords() async {
+      let store = makeStore()
+      let message = TodoFileError(FileStorageError.readOnly(path: "/data/todos.json")).description
+      #expect(message.hasPrefix("Could not save the todo file /data/todos.json: it is read-only"))
+      await store.send(.saveFailed(message)) { $0.notice = message }
     }
   }
 }

@@ -131,6 +131,37 @@ extension Engine {
       #expect(settings.theme == "dark")
     }
 
+    /// A write fails after its delay, outside any batch: an `observe` closure that reads the
+    /// error runs at once, as the todos demo's notice needs.
+    @Test func anObserveClosureSeesAWriteThatFailsOutsideAnyBatch() async throws {
+      let storage = storage()
+      try storage.files.setContents(json(Settings()), of: url)
+      let settings = withSharedStorage(storage) {
+        Shared(wrappedValue: Settings(), .fileStorage(url))
+      }
+      let store = Store(initialState: 0) {
+        Reduce<Int, Int> { state, action in
+          state += action; return .none
+        }
+      }
+      var seen: [String] = []
+      let token = store.observe { _ in
+        seen.append(settings.error.map { "\($0)" } ?? "none")
+      }
+      settings.theme = "dark"
+      try storage.files.setContents(json(Settings(theme: "solarized")), of: url)
+      withKnownIssue {
+        storage.flushPendingWrites()
+      } matching: {
+        $0.description.contains("was not overwritten")
+      }
+      // NB: the closures a shared change schedules run from a main-actor task.
+      await Task.megaYield()
+      #expect(seen.count == 2)
+      #expect(seen.last?.contains("the value is saved to") == true)
+      token.cancel()
+    }
+
     // MARK: - On disk
 
     func temporaryFolder() throws -> URL {

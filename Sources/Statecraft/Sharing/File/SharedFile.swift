@@ -19,7 +19,7 @@ final class SharedFile: @unchecked Sendable {
   private var stamp: [Int] = []
   /// The write waiting for its delay: it encodes the value when it runs, so that a burst of
   /// changes costs one encoding, not one per change.
-  private var pending: (@Sendable () throws(FileStorageError) -> Data)?
+  private var pending: Encode?
   private var timer: Task<Void, Never>?
   /// Why the file must not be written (it is corrupt or unreadable), if it must not.
   private var blocked: FileStorageError?
@@ -67,18 +67,41 @@ final class SharedFile: @unchecked Sendable {
   }
 
   /// Writes what `encode` makes after the delay (with what comes before then, the last wins).
+  ///
+  /// After a write, the timer waits the delay again before the next one: a long burst of
+  /// changes to a value that takes long to write (a list of 100,000 todos) is written every
+  /// delay plus write time, not back to back.
   func schedule(_ encode: @escaping @Sendable () throws(FileStorageError) -> Data) {
-    let startTimer = lock.withLock {
+    lock.withLock {
       pending = encode
-      guard timer == nil, blocked == nil else { return false }
-      return true
+      guard timer == nil, blocked == nil else { return }
+      // NB: made under the lock: the timer's check of `pending` can't come between this check
+      // and the timer being set, which would leave a stale timer and the change unwritten.
+      timer = Task { [weak self, clock, delay] in
+        while true {
+          do { try await clock.sleep(for: delay) } catch { return }
+          guard let self, self.writeFromTimer() else { return }
+        }
+      }
     }
-    guard startTimer else { return }
-    let task = Task { [weak self, clock, delay] in
-      try? await clock.sleep(for: delay)
-      self?.flush()
+  }
+
+  /// The timer's write: the pending value, if any. False when nothing was pending (or the file
+  /// must not be written): the timer then ends, and the next change starts a new one.
+  private func writeFromTimer() -> Bool {
+    writeLock.lock()
+    defer { writeLock.unlock() }
+    let taken = lock.withLock { () -> (Encode, Data??, URL?)? in
+      guard let pending, blocked == nil else {
+        timer = nil
+        return nil
+      }
+      self.pending = nil
+      return (pending, known, conflictCopy)
     }
-    lock.withLock { timer = task }
+    guard let (encode, expected, copy) = taken else { return false }
+    write(encode, expected: expected, copy: copy)
+    return true
   }
 
   /// Writes the pending data now, if any.
@@ -96,6 +119,14 @@ final class SharedFile: @unchecked Sendable {
     // until the clock reaches the deadline, and forever on a clock that never does (a test's).
     timer?.cancel()
     guard let encode, blocked == nil else { return }
+    write(encode, expected: expected, copy: copy)
+  }
+
+  typealias Encode = @Sendable () throws(FileStorageError) -> Data
+
+  /// Writes what `encode` makes to the file if it is still `expected`, else beside it; tells
+  /// the subscribers of a failure. Runs under `writeLock`.
+  private func write(_ encode: Encode, expected: Data??, copy: URL?) {
     let failure: (any Error)?
     var data = Data()
     do throws(FileStorageError) {
