@@ -38,7 +38,7 @@ import IssueReporting
 @dynamicMemberLookup
 @propertyWrapper
 public struct Shared<Value: Sendable>: Sendable {
-  let reference: SharedReference<Value>
+  @usableFromInline let reference: SharedReference<Value>
 
   /// A shared value of its own, not stored under any key: the copies of this `Shared` share it.
   public init(value: Value) {
@@ -70,7 +70,7 @@ public struct Shared<Value: Sendable>: Sendable {
   /// The value. Reading it observes all of it; reading a field (`shared.theme`) observes only
   /// that field.
   public var wrappedValue: Value {
-    get { reference.read(\.self) }
+    @inlinable get { reference.read(\.self) }
     nonmutating set { write { $0 = newValue } }
   }
 
@@ -78,6 +78,7 @@ public struct Shared<Value: Sendable>: Sendable {
   public var projectedValue: Shared<Value> { self }
 
   /// Reads a field of the value and observes that field only.
+  @inlinable
   public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> Member {
     reference.read(keyPath)
   }
@@ -85,7 +86,7 @@ public struct Shared<Value: Sendable>: Sendable {
   /// Reads or writes a field of the value; reading observes that field only. Write on the main
   /// actor (in a reducer), or use ``withLock(_:)``.
   public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Member {
-    get { reference.read(keyPath) }
+    @inlinable get { reference.read(keyPath) }
     nonmutating set { write { $0[keyPath: keyPath] = newValue } }
   }
 

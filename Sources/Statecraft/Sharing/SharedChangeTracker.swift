@@ -9,6 +9,7 @@ import Foundation
 /// reads return it. ``check(exhaustive:)`` then compares the expected values with the real ones.
 ///
 /// NB: `@unchecked Sendable`: every field is read and written under `lock`.
+@usableFromInline
 package final class SharedChangeTracker: @unchecked Sendable {
   private struct Change {
     let reference: any AnySharedReference

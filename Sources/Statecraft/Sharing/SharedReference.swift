@@ -30,16 +30,17 @@ package protocol SharedReferenceHolder {
 ///
 /// NB: `@unchecked Sendable`: every mutable field is read and written under `lock`, and the
 /// registrar is thread-safe.
+@usableFromInline
 package final class SharedReference<Value: Sendable>: AnySharedReference, Observable,
   @unchecked Sendable
 {
   // NB: recursive, so that a locked mutation may read the value it mutates
   // (`$count.withLock { $0 += count }`) on the same thread without deadlocking.
-  private let lock = NSRecursiveLock()
-  private var value: Value
+  @usableFromInline let lock = NSRecursiveLock()
+  @usableFromInline var value: Value
   /// The observed fields, by the identity of the key path read (a key path literal is one
   /// object per call site, so a repeated read hashes one word, not the key path's components).
-  private var observed: [ObjectIdentifier: ObservedField<Value>] = [:]
+  @usableFromInline var observed: [ObjectIdentifier: ObservedField<Value>] = [:]
   private var storedError: (any Error)?
   private let isEqual: ((Value, Value) -> Bool)?
   let registrar = ObservationRegistrar()
@@ -49,7 +50,7 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
     get { lock.withLock { storedTracker } }
     set { lock.withLock { storedTracker = newValue } }
   }
-  private var storedTracker: SharedChangeTracker?
+  @usableFromInline var storedTracker: SharedChangeTracker?
   private let save: (@Sendable (Value) throws -> Void)?
   private var subscription: SharedSubscription?
 
@@ -92,25 +93,57 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   }
 
   /// Reads `keyPath` of the value and registers the read with Observation.
+  ///
+  /// NB: inlinable, so that a read (`store.settings.theme`) is specialized where it is written:
+  /// unspecialized, the generic key path read and the field lookup looked up type metadata at
+  /// every read (B12 measures it against a plain field's read).
+  @inlinable
   func read<Member>(_ keyPath: KeyPath<Value, Member>) -> Member {
     lock.lock()
-    if let tracker = storedTracker {
+    guard storedTracker == nil else {
       lock.unlock()
-      if let asserted = tracker.assertedValue(of: self) { return asserted[keyPath: keyPath] }
-      lock.lock()
+      return readWhileTracked(keyPath)
     }
     let member = value[keyPath: keyPath]
-    let field: ObservedField<Value>
-    let id = ObjectIdentifier(keyPath)
-    if let existing = observed[id] {
-      field = existing
-    } else {
-      field = ObservedField(keyPath: keyPath, value: member)
-      observed[id] = field
-    }
+    let field = observed[ObjectIdentifier(keyPath)]
     lock.unlock()
-    field.access(self)
+    if let field {
+      field.access(self)
+    } else {
+      observe(keyPath, value: member)
+    }
     return member
+  }
+
+  /// A read of a value that a test store tracks: its asserted value while an assertion runs.
+  @usableFromInline
+  func readWhileTracked<Member>(_ keyPath: KeyPath<Value, Member>) -> Member {
+    if let tracker, let asserted = tracker.assertedValue(of: self) {
+      return asserted[keyPath: keyPath]
+    }
+    lock.lock()
+    let member = value[keyPath: keyPath]
+    let field = observed[ObjectIdentifier(keyPath)]
+    lock.unlock()
+    if let field {
+      field.access(self)
+    } else {
+      observe(keyPath, value: member)
+    }
+    return member
+  }
+
+  /// Starts observing the field at `keyPath`, read for the first time, and registers the read.
+  @usableFromInline
+  func observe<Member>(_ keyPath: KeyPath<Value, Member>, value member: Member) {
+    let field = lock.withLock {
+      let id = ObjectIdentifier(keyPath)
+      if let existing = observed[id] { return existing }
+      let field = ObservedField(keyPath: keyPath, value: member)
+      observed[id] = field
+      return field
+    }
+    field.access(self)
   }
 
   /// The member at `keyPath`: the key path that Observation is told about for reads of it.
@@ -233,11 +266,12 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
 }
 
 /// A field of a shared value that a reader observed, with the value it saw.
+@usableFromInline
 struct ObservedField<Value: Sendable> {
   /// Keeps the key path object alive while its identity keys the field.
   let keyPath: AnyKeyPath
   let hasChanged: (Value) -> Bool
-  let access: (SharedReference<Value>) -> Void
+  @usableFromInline let access: (SharedReference<Value>) -> Void
   let notify: (SharedReference<Value>) -> Void
 
   init<Member>(keyPath: KeyPath<Value, Member>, value: Member) {
