@@ -1,6 +1,7 @@
 import Clocks
 import ConcurrencyExtras
 import Foundation
+import IssueReporting
 import Observation
 import StatecraftTesting
 import Testing
@@ -112,6 +113,31 @@ extension Engine {
         count.withLock { $0 += 1 }
       }
       #expect(count.wrappedValue == 1_000)
+    }
+
+    @Test func aPlainWriteOffTheMainActorIsReportedAndStillApplied() {
+      let count = Shared(value: 0)
+      /// Runs `body` on a thread of its own and waits for it.
+      func onAnotherThread(_ body: @escaping @Sendable () -> Void) {
+        let done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+          body()
+          done.signal()
+        }
+        thread.start()
+        done.wait()
+      }
+      // NB: the thread has no task, so the test's reporters are installed on it.
+      let recorder = IssueRecorder()
+      onAnotherThread { withIssueReporters([recorder]) { count.wrappedValue = 5 } }
+      #expect(recorder.messages.count == 1)
+      #expect(recorder.messages.value.first?.contains("written off the main actor") == true)
+      #expect(recorder.messages.value.first?.contains("withLock") == true)
+      #expect(count.wrappedValue == 5)
+      // NB: a locked mutation off the main actor is the way, and is not reported.
+      onAnotherThread { withIssueReporters([recorder]) { count.withLock { $0 += 1 } } }
+      #expect(recorder.messages.count == 1)
+      #expect(count.wrappedValue == 6)
     }
 
     @Test func sharedValuesAreEqualByValue() {
