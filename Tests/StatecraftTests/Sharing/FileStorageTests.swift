@@ -48,6 +48,32 @@ extension Engine {
       #expect(storage.files.stamp(of: url) == [1])
     }
 
+    /// After a write the timer waits one delay more: a change made meanwhile is written at its
+    /// end, one delay after the last write (so writes of a value that takes long to write are
+    /// spaced); then, with nothing pending, the timer ends and the next change waits a delay.
+    @Test func writesAreSpacedByTheDelayAndTheTimerEndsWhenNothingIsPending() async throws {
+      let storage = storage()
+      let settings = withSharedStorage(storage) {
+        Shared(wrappedValue: Settings(), .fileStorage(url))
+      }
+      settings.theme = "dark"
+      await clock.advance(by: .seconds(1))
+      #expect(storage.files.stamp(of: url) == [1])
+      await clock.advance(by: .milliseconds(500))
+      settings.fontSize = 20
+      await clock.advance(by: .milliseconds(499))
+      #expect(storage.files.stamp(of: url) == [1])
+      await clock.advance(by: .milliseconds(1))
+      #expect(storage.files.stamp(of: url) == [2])
+      #expect(try decoded(storage.files.contents(of: url))?.fontSize == 20)
+      await clock.advance(by: .seconds(1))
+      settings.fontSize = 22
+      await clock.advance(by: .milliseconds(999))
+      #expect(storage.files.stamp(of: url) == [2])
+      await clock.advance(by: .milliseconds(1))
+      #expect(try decoded(storage.files.contents(of: url))?.fontSize == 22)
+    }
+
     @Test func whatIsUnwrittenIsWrittenByAFlush() throws {
       let storage = storage()
       let settings = withSharedStorage(storage) {
