@@ -110,8 +110,9 @@ let package = Package(
     .executableTarget(
       name: "todos",
       dependencies: [
-        "DemoTerminal", "Statecraft", "TodosFeature",
+        "DemoTerminal", "Statecraft", "StatecraftInspector", "TodosFeature",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "CasePathsCore", package: "swift-case-paths"),
       ],
       path: "Examples/Todos"
     ),
@@ -123,7 +124,7 @@ let package = Package(
     .executableTarget(
       name: "counter",
       dependencies: [
-        "CounterFeature", "DemoTerminal", "Statecraft",
+        "CounterFeature", "DemoTerminal", "Statecraft", "StatecraftInspector",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/Counter"
@@ -136,7 +137,7 @@ let package = Package(
     .executableTarget(
       name: "paging",
       dependencies: [
-        "DemoTerminal", "PagingFeature", "Statecraft",
+        "DemoTerminal", "PagingFeature", "Statecraft", "StatecraftInspector",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/Paging"

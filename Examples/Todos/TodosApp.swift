@@ -37,7 +37,7 @@ final class TodosApp {
   /// Loads the file, runs the app until quit or end of input, and returns the exit code.
   ///
   /// - Parameter recordURL: where to write a recording of the session on quit, if anywhere.
-  static func main(file: TodoFile, recordTo recordURL: URL?) async -> Int32 {
+  static func main(file: TodoFile, recordTo recordURL: URL?, inspect: Bool = false) async -> Int32 {
     if let recordURL {
       do throws(RecordingFile.Failure) {
         try RecordingFile.checkWritable(recordURL)
@@ -82,8 +82,10 @@ final class TodosApp {
       }
     }
     let app = TodosApp(navigation: navigation, file: file, log: log)
+    let inspector = inspect ? await app.startInspector() : nil
     await Terminal.run(fullScreen: { FullScreenTodos(app: app) }, lines: { LineTodos(app: app) })
     await app.quit()
+    await inspector?.stop()
     var status: Int32 = 0
     if let recorder, let recordURL {
       do {

@@ -1,0 +1,23 @@
+import CasePathsCore
+import DemoTerminal
+import Foundation
+import Statecraft
+import StatecraftInspector
+import TodosFeature
+
+extension TodosApp {
+  /// `--inspect`: an inspector on the todo list (the list's state and actions inside the app's
+  /// navigation), which exports sessions that `--replay` reads and replays imported ones.
+  func startInspector() async -> Inspector<Todos.State, Todos.Action>? {
+    await DemoInspector.start {
+      let inspector = try await Inspector(
+        store: navigation, state: \.list,
+        action: AnyCasePath(embed: TodosNavigation.Action.list) {
+          if case .list(let action) = $0 { action } else { nil }
+        })
+      // NB: a replay runs no effects, so the feature's dependencies are never called.
+      inspector.replaysImports(against: Todos(clock: ContinuousClock(), save: { _ in }))
+      return inspector
+    }
+  }
+}
