@@ -59,6 +59,21 @@ final class InspectorSession<State, Action> {
   }
 
   var pageCount: Int { pages.count }
+
+  /// Waiters for a number of pages (tests await a page's departure this way).
+  private var pageCountWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+  /// Returns once `count` pages are connected.
+  func waitForPageCount(_ count: Int) async {
+    guard pages.count != count else { return }
+    await withCheckedContinuation { pageCountWaiters.append((count, $0)) }
+  }
+
+  private func pageCountChanged() {
+    let ready = pageCountWaiters.filter { $0.count == pages.count }
+    pageCountWaiters.removeAll { $0.count == pages.count }
+    for waiter in ready { waiter.continuation.resume() }
+  }
   var isRecording: Bool { observerID != nil }
 
   /// What the page may offer.
@@ -82,6 +97,7 @@ final class InspectorSession<State, Action> {
   func connect(_ page: PageConnection) {
     if pages.isEmpty { startRecording() }
     pages[ObjectIdentifier(page)] = page
+    defer { pageCountChanged() }
     page.send(
       InspectorMessage.welcome(feature: feature.name, capabilities: capabilities, stepCount: sentCount))
     let chunk = 2_000
@@ -103,6 +119,7 @@ final class InspectorSession<State, Action> {
   func disconnect(_ page: PageConnection) {
     guard pages.removeValue(forKey: ObjectIdentifier(page)) != nil else { return }
     if pages.isEmpty { stopRecording() }
+    pageCountChanged()
   }
 
   /// Closes every page and stops recording.
@@ -110,6 +127,7 @@ final class InspectorSession<State, Action> {
     for page in pages.values { page.close() }
     pages.removeAll()
     stopRecording()
+    pageCountChanged()
   }
 
   private func startRecording() {
