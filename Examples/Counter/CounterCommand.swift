@@ -41,7 +41,7 @@ struct CounterCommand: AsyncParsableCommand {
       valueName: "ms"))
   var latency = WholeNumber(1000)
 
-  @Flag(help: "Start the Statecraft Inspector and print the URL of its page (see the Inspector article).")
+  @Flag(help: "Start the Statecraft Inspector and print the URL of its page to standard error.")
   var inspect = false
 
   func validate() throws {

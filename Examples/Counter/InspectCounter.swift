@@ -1,5 +1,5 @@
-import DemoTerminal
 import CounterFeature
+import DemoTerminal
 import StatecraftInspector
 
 extension CounterApp {

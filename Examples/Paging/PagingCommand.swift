@@ -48,7 +48,7 @@ struct PagingCommand: AsyncParsableCommand {
       valueName: "page"))
   var failingPage = FailingPage(page: WholeNumber(3))
 
-  @Flag(help: "Start the Statecraft Inspector and print the URL of its page (see the Inspector article).")
+  @Flag(help: "Start the Statecraft Inspector and print the URL of its page to standard error.")
   var inspect = false
 
   func validate() throws {

@@ -56,7 +56,7 @@ struct TodosCommand: AsyncParsableCommand {
     completion: .file())
   var replay: String?
 
-  @Flag(help: "Start the Statecraft Inspector and print the URL of its page (see the Inspector article).")
+  @Flag(help: "Start the Statecraft Inspector and print the URL of its page to standard error.")
   var inspect = false
 
   func validate() throws {

@@ -110,8 +110,10 @@ enum InspectedValue: Encodable {
     case .tuple:
       return .object(
         mirror.children.enumerated().map { index, child in
-          (child.label.map { $0.hasPrefix(".") ? String(index) : $0 } ?? String(index),
-            mirrored(child.value, depth: depth + 1))
+          (
+            child.label.map { $0.hasPrefix(".") ? String(index) : $0 } ?? String(index),
+            mirrored(child.value, depth: depth + 1)
+          )
         })
     case .struct, .class:
       if mirror.children.isEmpty { return .string(dump(value)) }

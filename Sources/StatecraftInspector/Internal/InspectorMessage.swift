@@ -26,7 +26,8 @@ enum InspectorMessage {
     feature: String, capabilities: [String: Bool], stepCount: Int
   ) -> String {
     let flags = capabilities.keys.sorted().map { "\(quoted($0)):\(capabilities[$0]!)" }
-    return #"{"type":"welcome","protocol":\#(inspectorProtocolVersion),"feature":\#(quoted(feature)),"#
+    return
+      #"{"type":"welcome","protocol":\#(inspectorProtocolVersion),"feature":\#(quoted(feature)),"#
       + #""capabilities":{\#(flags.joined(separator: ","))},"stepCount":\#(stepCount)}"#
   }
 
@@ -85,7 +86,8 @@ struct PageRequest {
     }
     guard let fields = object as? [String: Any], let type = fields["type"] as? String else {
       throw PageRequestError(
-        "The message is JSON but not an object with a \"type\": send {\"type\":\"resume\"}, for one.")
+        "The message is JSON but not an object with a \"type\": send {\"type\":\"resume\"}, for one."
+      )
     }
     func step() throws(PageRequestError) -> Int {
       guard let step = fields["step"] as? Int else {

@@ -99,7 +99,8 @@ final class InspectorSession<State, Action> {
     pages[ObjectIdentifier(page)] = page
     defer { pageCountChanged() }
     page.send(
-      InspectorMessage.welcome(feature: feature.name, capabilities: capabilities, stepCount: sentCount))
+      InspectorMessage.welcome(
+        feature: feature.name, capabilities: capabilities, stepCount: sentCount))
     let chunk = 2_000
     var start = 1
     while start <= sentCount {
