@@ -54,7 +54,7 @@ public final class Inspector<State, Action> {
   ) async throws {
     let feature = InspectedFeature<State, Action>(
       name: Self.name(of: State.self),
-      currentState: { store.state },
+      currentState: { [weak store] in store?.state },
       project: { step in
         guard let state = step.state as? State else { return nil }
         let action = step.action as? Action
@@ -93,7 +93,7 @@ public final class Inspector<State, Action> {
   ) async throws {
     let feature = InspectedFeature<State, Action>(
       name: Self.name(of: State.self),
-      currentState: { store.state[keyPath: state] },
+      currentState: { [weak store] in store?.state[keyPath: state] },
       project: { step in
         guard let root = step.state as? RootState, let rootAction = step.action as? RootAction,
           let featureAction = action.extract(from: rootAction)

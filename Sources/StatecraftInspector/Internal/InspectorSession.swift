@@ -12,8 +12,8 @@ import Statecraft
 struct InspectedFeature<State, Action> {
   /// The feature's name, for the page's title.
   let name: String
-  /// The feature's state now.
-  let currentState: () -> State
+  /// The feature's state now; nil once the store is released.
+  let currentState: () -> State?
   /// The step as the feature sees it, or nil when it isn't one of the feature's (an action of
   /// a parent feature outside the inspected one).
   let project: (ReducedStep) -> (action: Any, featureAction: Action?, state: State)?
@@ -95,7 +95,14 @@ final class InspectorSession<State, Action> {
   /// Starts recording when it is the first page; sends the page what happened so far; reads its
   /// messages until it disconnects.
   func connect(_ page: PageConnection) {
-    if pages.isEmpty { startRecording() }
+    if pages.isEmpty {
+      guard startRecording() else {
+        page.send(
+          InspectorMessage.error(context: "connect", message: "The inspected store was released."))
+        page.close()
+        return
+      }
+    }
     pages[ObjectIdentifier(page)] = page
     defer { pageCountChanged() }
     page.send(
@@ -131,12 +138,14 @@ final class InspectorSession<State, Action> {
     pageCountChanged()
   }
 
-  private func startRecording() {
-    initialState = feature.currentState()
+  private func startRecording() -> Bool {
+    guard let state = feature.currentState() else { return false }
+    initialState = state
     steps = []
     sentCount = 0
     travelledTo = nil
     observerID = feature.runtime.addStepObserver { [weak self] step in self?.record(step) }
+    return true
   }
 
   private func stopRecording() {

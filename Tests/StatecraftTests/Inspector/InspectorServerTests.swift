@@ -223,6 +223,18 @@ extension Engine {
       await inspector.stop()
     }
 
+    @Test func theInspectorDoesNotKeepTheStoreAlive() async throws {
+      weak var released: Store<Tally.State, Tally.Action>?
+      var inspector: Inspector<Tally.State, Tally.Action>?
+      do {
+        let store = Store(initialState: Tally.State()) { Tally() }
+        released = store
+        inspector = try await Inspector(store: store)
+      }
+      #expect(released == nil)
+      await inspector?.stop()
+    }
+
     @Test func withNoPageTheStoreHasNoObserver() async throws {
       let store = Store(initialState: Tally.State()) { Tally() }
       let inspector = try await Inspector(store: store)
