@@ -204,5 +204,26 @@ try:
     shot("inspector-screenshot.png")
     driver.find_element(By.ID, "resume").click()
     wait_for("the page to be live again", lambda: text("status") == "live")
+    # 100,000 steps: the page sends them as actions; the log stays virtualized and searchable.
+    before = step_count()
+    driver.execute_script(
+        "for (let n = 0; n < 100000; n++) socket.send(JSON.stringify("
+        "{type: 'send', action: {setFilter: {_0: n % 2 ? 'all' : 'active'}}}));")
+    wait_for("100,000 more steps", lambda: step_count() >= before + 100000, timeout=300)
+    in_document = driver.execute_script("return document.querySelectorAll('#log .row').length;")
+    print("100,000 steps: %d rows in the document" % in_document)
+    if in_document > 200:
+        fail("the log is not virtualized: %d rows in the document" % in_document)
+    driver.execute_script(
+        "const log = document.getElementById('log'); log.scrollTop = 50000 * 22;"
+        "log.dispatchEvent(new Event('scroll'));")
+    middle = [step for step, _, _ in rows()]
+    if not any(49990 <= step <= 50020 for step in middle):
+        fail("scrolled to the middle, the log shows steps %s" % middle[:5])
+    started = time.monotonic()
+    driver.find_element(By.ID, "search").send_keys("Walk")
+    wait_for("the search over 100,000 steps", lambda: len(rows()) == 1)
+    print("search over %d steps: %.2f s" % (step_count(), time.monotonic() - started))
+    shot("inspector-100k.png")
 finally:
     driver.quit()
