@@ -150,6 +150,16 @@ try:
     if "[x] Buy milk" not in listed or "Walk the dog" not in listed:
         fail("after resume the demo does not list its live state")
 
+    # Pause: the log and the slider stop following; resume shows what came meanwhile.
+    driver.find_element(By.ID, "pause").click()
+    wait_for("the page to pause", lambda: text("status") == "paused")
+    command("add While paused")
+    wait_for("the step to reach the page", lambda: step_count() >= 4)
+    if len(rows()) != 3 or driver.execute_script("return document.getElementById('slider').max;") != "3":
+        fail("the paused log followed the new step")
+    driver.find_element(By.ID, "resume").click()
+    wait_for("the paused step to show", lambda: len(rows()) == 4)
+
     # An action typed as JSON: a bad one shows its decoding error, a good one is applied.
     box = driver.find_element(By.ID, "actionInput")
     box.send_keys('{"frobnicate":{}}')
@@ -160,7 +170,7 @@ try:
     box.send_keys('{"add":{"_0":"Sent from the page"}}')
     driver.find_element(By.ID, "send").click()
     wait_for("the sent action", lambda: text("sendResult") == "sent")
-    wait_for("the sent action in the log", lambda: step_count() >= 4)
+    wait_for("the sent action in the log", lambda: step_count() >= 5)
 
     # Export: the session is a recording that the demo replays.
     exported = driver.execute_async_script(
@@ -168,7 +178,7 @@ try:
         "fetch('/export?token=' + new URLSearchParams(location.search).get('token'))"
         ".then(r => r.text()).then(done);")
     session = json.loads(exported)
-    if session.get("formatVersion") != 1 or len(session["actions"]) < 4:
+    if session.get("formatVersion") != 1 or len(session["actions"]) < 5:
         fail("the export is not a recording of the session: " + exported[:300])
     session_path = os.path.join(artifacts, "inspector-session.json")
     with open(session_path, "w") as file:

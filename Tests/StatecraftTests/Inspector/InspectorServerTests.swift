@@ -223,6 +223,25 @@ extension Engine {
       await inspector.stop()
     }
 
+    @Test func generateTestCallsTheGeneratorWithTheExportedSession() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.generateTest = { data in
+        let recording = try RecordingOf<Tally>(jsonData: data)
+        return "// \(recording.stepCount) steps, adds 7: \(recording.actions == [.add(7)])"
+      }
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withPage(inspector) { page, welcome in
+        #expect((welcome["capabilities"] as? [String: Bool])?["generateTest"] == true)
+        store.send(.add(7))
+        _ = try await page.readSteps(count: 1)
+        try await page.sendText(#"{"type":"generateTest"}"#)
+        let generated = try await page.read(until: "generatedTest").message
+        #expect(generated["source"] as? String == "// 1 steps, adds 7: true")
+      }
+      await inspector.stop()
+    }
+
     @Test func theInspectorDoesNotKeepTheStoreAlive() async throws {
       weak var released: Store<Tally.State, Tally.Action>?
       var inspector: Inspector<Tally.State, Tally.Action>?
