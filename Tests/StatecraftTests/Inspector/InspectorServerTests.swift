@@ -242,6 +242,19 @@ extension Engine {
       await inspector.stop()
     }
 
+    @Test func aPortInUseIsReportedWithTheFix() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let first = try await Inspector(store: store)
+      await #expect {
+        _ = try await Inspector(
+          store: store, configuration: InspectorConfiguration(port: first.port))
+      } throws: { error in
+        guard case .couldNotBind(let port, _) = error as? InspectorError else { return false }
+        return port == first.port && "\(error)".contains("Pick another port")
+      }
+      await first.stop()
+    }
+
     @Test func theInspectorDoesNotKeepTheStoreAlive() async throws {
       weak var released: Store<Tally.State, Tally.Action>?
       var inspector: Inspector<Tally.State, Tally.Action>?
