@@ -14,11 +14,14 @@ let package = Package(
     .library(name: "Statecraft", targets: ["Statecraft"]),
     .library(name: "StatecraftTesting", targets: ["StatecraftTesting"]),
     .library(name: "StatecraftCombine", targets: ["StatecraftCombine"]),
+    .library(name: "StatecraftInspector", targets: ["StatecraftInspector"]),
   ],
   dependencies: [
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+    // NB: the Inspector's server only: the core products don't depend on it.
+    .package(url: "https://github.com/apple/swift-nio", from: "2.81.0"),
     .package(url: "https://github.com/pointfreeco/swift-case-paths", from: "1.10.0"),
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
@@ -63,6 +66,19 @@ let package = Package(
           condition: .when(platforms: [.linux, .windows, .android, .wasi, .openbsd])),
       ]
     ),
+    // NB: a product of its own, so that the core's build graph holds no server code.
+    .target(
+      name: "StatecraftInspector",
+      dependencies: [
+        "Statecraft",
+        .product(name: "CasePathsCore", package: "swift-case-paths"),
+        .product(name: "CustomDump", package: "swift-custom-dump"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOWebSocket", package: "swift-nio"),
+      ]
+    ),
 
     // MARK: - Demos: terminal apps, not products. Feature logic lives in library targets that
     // the tests import; the executables only read the terminal and draw.
@@ -77,7 +93,7 @@ let package = Package(
     .target(
       name: "DemoTerminal",
       dependencies: [
-        "CNcursesw", "Statecraft",
+        "CNcursesw", "Statecraft", "StatecraftInspector",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/DemoTerminal"
@@ -94,8 +110,9 @@ let package = Package(
     .executableTarget(
       name: "todos",
       dependencies: [
-        "DemoTerminal", "Statecraft", "TodosFeature",
+        "DemoTerminal", "Statecraft", "StatecraftInspector", "TodosFeature",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "CasePathsCore", package: "swift-case-paths"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ],
       path: "Examples/Todos"
@@ -108,7 +125,7 @@ let package = Package(
     .executableTarget(
       name: "counter",
       dependencies: [
-        "CounterFeature", "DemoTerminal", "Statecraft",
+        "CounterFeature", "DemoTerminal", "Statecraft", "StatecraftInspector",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/Counter"
@@ -121,7 +138,7 @@ let package = Package(
     .executableTarget(
       name: "paging",
       dependencies: [
-        "DemoTerminal", "PagingFeature", "Statecraft",
+        "DemoTerminal", "PagingFeature", "Statecraft", "StatecraftInspector",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/Paging"
@@ -138,10 +155,13 @@ let package = Package(
         "Statecraft",
         "StatecraftTesting",
         "StatecraftCombine",
+        "StatecraftInspector",
         "TodosFeature",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

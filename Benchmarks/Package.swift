@@ -24,6 +24,7 @@ let package = Package(
       name: "StatecraftBenchmarks",
       dependencies: [
         .product(name: "Statecraft", package: statecraftPackage),
+        .product(name: "StatecraftInspector", package: statecraftPackage),
         .product(name: "Benchmark", package: "package-benchmark"),
         .product(name: "CasePathsCore", package: "swift-case-paths"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),

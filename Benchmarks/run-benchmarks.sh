@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the Statecraft benchmarks (B1-B11) and prints each scenario's ratio to its floor.
+# Runs the Statecraft benchmarks (B1-B13) and prints each scenario's ratio to its floor.
 #
 #   bash Benchmarks/run-benchmarks.sh            # full run, baseline "current"
 #   bash Benchmarks/run-benchmarks.sh --smoke    # CI: build, one iteration of each scenario,
@@ -152,6 +152,10 @@ add("B11", "1,000 busy rows / idle rows", f"{b11i:.1f}×", "(info)", None,
 b12 = ratio(wall("B12 shared field"), wall("B12 plain field"))
 add("B12", "shared field read / plain field read", f"{b12:.1f}×", "≈ 1×", b12 <= 1.5,
     f"{us(wall('B12 shared field'))} vs {us(wall('B12 plain field'))} per 100,000 reads")
+
+b13 = ratio(wall("B13 inspector, no page"), wall("B13 no inspector"))
+add("B13", "inspector with no page / none", f"{b13:.2f}×", "≤ 1.1×", b13 <= 1.1,
+    f"{us(wall('B13 inspector, no page'))} vs {us(wall('B13 no inspector'))} per 100,000 sends")
 
 print(f"\nStatecraft benchmarks, baseline '{baseline}' (p50 of each metric)\n")
 header = ("id", "measure", "result", "target", "verdict", "raw (p50)")

@@ -41,6 +41,9 @@ struct CounterCommand: AsyncParsableCommand {
       valueName: "ms"))
   var latency = WholeNumber(1000)
 
+  @Flag(help: "Start the Statecraft Inspector and print the URL of its page to standard error.")
+  var inspect = false
+
   func validate() throws {
     guard latency.isIn(Self.latencies) else {
       throw ValidationError(
@@ -49,7 +52,7 @@ struct CounterCommand: AsyncParsableCommand {
   }
 
   func run() async throws {
-    await CounterApp.main(latency: .milliseconds(latency.value ?? 0))
+    await CounterApp.main(latency: .milliseconds(latency.value ?? 0), inspect: inspect)
   }
 }
 
@@ -69,13 +72,15 @@ final class CounterApp: StateSubscriber {
       reactor: CounterReactor(facts: .inProcess(clock: ContinuousClock(), latency: latency)))
   }
 
-  static func main(latency: Duration) async {
+  static func main(latency: Duration, inspect: Bool = false) async {
     let app = CounterApp(latency: latency)
+    let inspector = inspect ? await app.startInspector() : nil
     await Terminal.run(
       fullScreen: { FullScreenCounter(app: app) }, lines: { LineCounter(app: app) })
     // NB: a fact still loading is not waited for: quitting cancels it.
     app.tasks.cancelAll()
     await app.tasks.waitForAll()
+    await inspector?.stop()
   }
 
   func state(_ state: CounterReactor.State) {

@@ -48,6 +48,9 @@ struct PagingCommand: AsyncParsableCommand {
       valueName: "page"))
   var failingPage = FailingPage(page: WholeNumber(3))
 
+  @Flag(help: "Start the Statecraft Inspector and print the URL of its page to standard error.")
+  var inspect = false
+
   func validate() throws {
     guard latency.isIn(Self.latencies) else {
       throw ValidationError(
@@ -63,7 +66,7 @@ struct PagingCommand: AsyncParsableCommand {
     await PagingApp.main(
       service: .inProcess(
         clock: ContinuousClock(), latency: .milliseconds(latency.value ?? 0),
-        failingPage: failingPage.page?.value.map { $0 - 1 }))
+        failingPage: failingPage.page?.value.map { $0 - 1 }), inspect: inspect)
   }
 }
 
@@ -100,12 +103,14 @@ final class PagingApp: StateSubscriber {
     store = Store(initialState: Paging.State(), system: Paging(service: service))
   }
 
-  static func main(service: PageService) async {
+  static func main(service: PageService, inspect: Bool = false) async {
     let app = PagingApp(service: service)
+    let inspector = inspect ? await app.startInspector() : nil
     let loop = Task { await app.store.run() }
     await Terminal.run(fullScreen: { FullScreenPaging(app: app) }, lines: { LinePaging(app: app) })
     loop.cancel()
     await loop.value
+    await inspector?.stop()
   }
 
   func state(_ state: Paging.State) {

@@ -41,7 +41,7 @@ final class TodosApp {
   /// Loads the file, runs the app until quit or end of input, and returns the exit code.
   ///
   /// - Parameter recordURL: where to write a recording of the session on quit, if anywhere.
-  static func main(file: TodoFile, recordTo recordURL: URL?) async -> Int32 {
+  static func main(file: TodoFile, recordTo recordURL: URL?, inspect: Bool = false) async -> Int32 {
     if let recordURL {
       do throws(RecordingFile.Failure) {
         try RecordingFile.checkWritable(recordURL)
@@ -80,14 +80,17 @@ final class TodosApp {
     }
     let app = TodosApp(navigation: navigation, file: file, log: log)
     // NB: a write that fails in the background (the file became read-only, another app changed
-    // it) is said as a notice when it happens.
+    // it) is said as a notice when it happens. Only the shared list's error is read, so this
+    // runs again when that changes, not at each change of the list.
     let saveProblems = navigation.observe { navigation in
-      if let error = navigation.list.list.error {
+      if let error = list.error {
         navigation.send(.list(.saveFailed(TodoFileError(error).description)))
       }
     }
+    let inspector = inspect ? await app.startInspector() : nil
     await Terminal.run(fullScreen: { FullScreenTodos(app: app) }, lines: { LineTodos(app: app) })
     await app.quit()
+    await inspector?.stop()
     saveProblems.cancel()
     storage.flushPendingWrites()
     var status: Int32 = 0

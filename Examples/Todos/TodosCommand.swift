@@ -56,6 +56,9 @@ struct TodosCommand: AsyncParsableCommand {
     completion: .file())
   var replay: String?
 
+  @Flag(help: "Start the Statecraft Inspector and print the URL of its page to standard error.")
+  var inspect = false
+
   func validate() throws {
     for (option, value) in [("--file", file), ("--record", record), ("--replay", replay)]
     where value?.isEmpty == true {
@@ -74,7 +77,7 @@ struct TodosCommand: AsyncParsableCommand {
     }
     let url = file.map { URL(fileURLWithPath: $0) } ?? TodoFile.defaultURL()
     let code = await TodosApp.main(
-      file: TodoFile(url: url), recordTo: record.map { URL(fileURLWithPath: $0) })
+      file: TodoFile(url: url), recordTo: record.map { URL(fileURLWithPath: $0) }, inspect: inspect)
     if code != 0 { throw ExitCode(code) }
   }
 }

@@ -99,4 +99,10 @@ let benchmarks: @Sendable () -> Void = {
   Benchmark("B12 shared field") { await b12Shared(BenchmarkHandle(benchmark: $0)) }
   Benchmark("B12 plain field") { await b12Plain(BenchmarkHandle(benchmark: $0)) }
   Benchmark("B12 floor") { await b12Floor(BenchmarkHandle(benchmark: $0)) }
+
+  // B13: B1's 100,000 sends with an inspector attached and no page connected, and without one.
+  Benchmark("B13 inspector, no page") {
+    await b13Store(inspected: true, BenchmarkHandle(benchmark: $0))
+  }
+  Benchmark("B13 no inspector") { await b13Store(inspected: false, BenchmarkHandle(benchmark: $0)) }
 }

@@ -64,7 +64,7 @@ extension ChangeLogEntry {
 
 /// The lines that differ between two dumps, with two lines of context, in the format of
 /// swift-custom-dump's diffs (`- ` removed, `+ ` added, `  ` kept, long unchanged runs folded).
-func lineDiff(_ old: String, _ new: String) -> String? {
+package func lineDiff(_ old: String, _ new: String) -> String? {
   guard old != new else { return nil }
   let oldLines = old.split(separator: "\n", omittingEmptySubsequences: false)
   let newLines = new.split(separator: "\n", omittingEmptySubsequences: false)

@@ -7,7 +7,8 @@
 @MainActor
 @usableFromInline
 package final class ScopedCore<ParentState, ParentAction, State, Action>: Core {
-  private let parent: any Core<ParentState, ParentAction>
+  // NB: internal, not private: debugging tools reach the root through it (Inspection.swift).
+  let parent: any Core<ParentState, ParentAction>
   private let toState: (ParentState) -> State
   private let fromAction: (Action) -> ParentAction
   /// Where the observed stores of this core register, when not with the runtime (a row store's

@@ -169,6 +169,14 @@ extension Shared: CustomDumpRepresentable {
   }
 }
 
+extension Shared: CustomReflectable {
+  /// The value's mirror: a shared value reads, to reflection, as the value it holds (in a
+  /// recording, the value it had at the recorded step).
+  public var customMirror: Mirror {
+    Mirror(reflecting: SharedSnapshot.reading?.value(of: reference) ?? reference.currentValue)
+  }
+}
+
 extension Shared: CustomStringConvertible {
   public var description: String { "Shared(\(reference.currentValue))" }
 }

@@ -1,0 +1,239 @@
+"""Drives the Inspector's page in headless Chromium for .ci/check-inspector.
+
+Usage: inspector-browser.py URL FIFO OUTPUT TODOS_BINARY WORK_DIR ARTIFACT_DIR
+"""
+
+import json
+import os
+import subprocess
+import sys
+import time
+
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+url, fifo, output, todos, work, artifacts = sys.argv[1:7]
+TIMEOUT = 30
+
+
+def fail(message):
+    print("error: " + message, file=sys.stderr)
+    sys.exit(1)
+
+
+def command(line):
+    """Pipes one command into the demo."""
+    with open(fifo, "w") as pipe:
+        pipe.write(line + "\n")
+
+
+def demo_output():
+    with open(output) as file:
+        return file.read()
+
+
+def wait_for(description, predicate, timeout=TIMEOUT):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    fail("timed out waiting for " + description)
+
+
+def wait_for_output(description, predicate):
+    """Waits until the demo's output after a marker command satisfies predicate."""
+    return wait_for(description, lambda: predicate(demo_output()))
+
+
+options = webdriver.ChromeOptions()
+options.binary_location = "/usr/bin/chromium"
+for argument in ["--headless=new", "--no-sandbox", "--disable-dev-shm-usage",
+                 "--window-size=1400,900", "--disable-gpu"]:
+    options.add_argument(argument)
+options.add_experimental_option("prefs", {"download.default_directory": work})
+driver = webdriver.Chrome(service=Service("/usr/bin/chromedriver"), options=options)
+driver.set_script_timeout(TIMEOUT)
+
+
+def shot(name):
+    path = os.path.join(artifacts, name)
+    driver.save_screenshot(path)
+    print("screenshot: " + path)
+
+
+def text(element_id):
+    return driver.find_element(By.ID, element_id).text
+
+
+def rows():
+    """The log's rows in the document: (step, case, origin)."""
+    return driver.execute_script(
+        "return [...document.querySelectorAll('#log .row')].map(r => "
+        "[Number(r.dataset.step), r.querySelector('.c').textContent, "
+        "r.querySelector('.origin').textContent]);")
+
+
+def step_count():
+    return driver.execute_script("return steps.length;")
+
+
+try:
+    # A page without the token is refused.
+    driver.get(url.split("?")[0])
+    if "Forbidden" not in driver.page_source:
+        fail("the page was served without the token")
+
+    driver.get(url)
+    wait_for("the page to connect", lambda: text("status") == "live")
+    print("page connected:", driver.title)
+
+    # The log grows as commands are piped in.
+    command("add Buy milk")
+    wait_for("the first step in the log", lambda: step_count() >= 1)
+    command("add Walk the dog")
+    command("toggle 1")
+    wait_for("three steps in the log", lambda: step_count() >= 3)
+    logged = rows()
+    print("log:", logged)
+    cases = [case for _, case, _ in logged]
+    if cases[:3] != ["add", "add", "toggle"]:
+        fail("the log shows %s, not add, add, toggle" % cases)
+    if any(origin != "send" for _, _, origin in logged[:3]):
+        fail("the piped commands are not shown as sends: %s" % logged)
+    shot("inspector-live.png")
+
+    # The search and the case filter narrow the log.
+    driver.find_element(By.ID, "search").send_keys("Walk")
+    wait_for("the search to narrow the log", lambda: len(rows()) == 1)
+    driver.find_element(By.ID, "search").clear()
+    driver.execute_script(
+        "document.getElementById('search').dispatchEvent(new Event('input'));")
+    driver.execute_script(
+        "const s = document.getElementById('caseFilter'); s.value = 'toggle';"
+        "s.dispatchEvent(new Event('change'));")
+    wait_for("the filter to keep the toggle", lambda: [r[1] for r in rows()] == ["toggle"])
+    driver.execute_script(
+        "const s = document.getElementById('caseFilter'); s.value = '';"
+        "s.dispatchEvent(new Event('change'));")
+
+    # The slider puts the demo at step 1: one todo, not done.
+    driver.execute_script(
+        "const s = document.getElementById('slider'); s.value = 1;"
+        "s.dispatchEvent(new Event('change'));")
+    wait_for("the store to jump to step 1", lambda: text("status") == "at step 1")
+    wait_for("the state of step 1", lambda: text("detailStep") == "1")
+    if "Buy milk" not in text("state") or "Walk the dog" in text("state"):
+        fail("the state shown at step 1 is not the list with one todo: " + text("state"))
+    if "Buy milk" not in text("diff"):
+        fail("the diff of step 1 does not show the added todo: " + text("diff"))
+    mark = len(demo_output())
+    command("list")
+    listed = wait_for_output(
+        "the demo's list at step 1", lambda out: "left of" in out[mark:] and out[mark:])
+    print("list at step 1:\n" + listed)
+    if "Buy milk" not in listed or "Walk the dog" in listed:
+        fail("after the jump the demo lists something else than step 1's one todo")
+    shot("inspector-travelled.png")
+
+    # Resume: the demo is back at its live state.
+    driver.find_element(By.ID, "resume").click()
+    wait_for("the page to be live again", lambda: text("status") == "live")
+    mark = len(demo_output())
+    command("list")
+    listed = wait_for_output(
+        "the demo's live list", lambda out: "left of" in out[mark:] and out[mark:])
+    print("list after resume:\n" + listed)
+    if "[x] Buy milk" not in listed or "Walk the dog" not in listed:
+        fail("after resume the demo does not list its live state")
+
+    # Pause: the log and the slider stop following; resume shows what came meanwhile.
+    driver.find_element(By.ID, "pause").click()
+    wait_for("the page to pause", lambda: text("status") == "paused")
+    command("add While paused")
+    wait_for("the step to reach the page", lambda: step_count() >= 4)
+    if len(rows()) != 3 or driver.execute_script("return document.getElementById('slider').max;") != "3":
+        fail("the paused log followed the new step")
+    driver.find_element(By.ID, "resume").click()
+    wait_for("the paused step to show", lambda: len(rows()) == 4)
+
+    # An action typed as JSON: a bad one shows its decoding error, a good one is applied.
+    box = driver.find_element(By.ID, "actionInput")
+    box.send_keys('{"frobnicate":{}}')
+    driver.find_element(By.ID, "send").click()
+    wait_for("the decoding error", lambda: "decode" in text("sendResult"))
+    print("bad action:", text("sendResult"))
+    box.clear()
+    box.send_keys('{"add":{"_0":"Sent from the page"}}')
+    driver.find_element(By.ID, "send").click()
+    wait_for("the sent action", lambda: text("sendResult") == "sent")
+    wait_for("the sent action in the log", lambda: step_count() >= 5)
+
+    # Export: the session is a recording that the demo replays.
+    exported = driver.execute_async_script(
+        "const done = arguments[0];"
+        "fetch('/export?token=' + new URLSearchParams(location.search).get('token'))"
+        ".then(r => r.text()).then(done);")
+    session = json.loads(exported)
+    if session.get("formatVersion") != 1 or len(session["actions"]) < 5:
+        fail("the export is not a recording of the session: " + exported[:300])
+    session_path = os.path.join(artifacts, "inspector-session.json")
+    with open(session_path, "w") as file:
+        file.write(exported)
+    replay = subprocess.run([todos, "--replay", session_path], capture_output=True, text=True)
+    print("replay:", replay.stdout.strip(), replay.stderr.strip())
+    if replay.returncode != 0 or "reproduced" not in replay.stdout:
+        fail("todos --replay did not reproduce the exported session")
+    driver.find_element(By.ID, "export").click()
+    wait_for("the export button's download",
+             lambda: os.path.exists(os.path.join(work, "session.json")))
+
+    # Import: the page replays the session against the feature.
+    driver.execute_script("document.getElementById('importFile').classList.remove('hidden');")
+    driver.find_element(By.ID, "importFile").send_keys(os.path.abspath(session_path))
+    wait_for("the import's result", lambda: "reproduced" in text("importResult"))
+    print("import:", text("importResult"))
+    session["checkpoints"][0]["state"]["todos"][0]["title"] = "Edited"
+    edited_path = os.path.join(work, "edited.json")
+    with open(edited_path, "w") as file:
+        json.dump(session, file)
+    driver.find_element(By.ID, "importFile").send_keys(edited_path)
+    wait_for("the divergence", lambda: "diverged at step 1" in text("importResult"))
+    print("edited import:", text("importResult").splitlines()[0])
+
+    driver.execute_script(
+        "const s = document.getElementById('slider'); s.value = 2;"
+        "s.dispatchEvent(new Event('change'));")
+    wait_for("the store to jump to step 2", lambda: text("status") == "at step 2")
+    driver.execute_script(
+        "document.getElementById('importFile').classList.add('hidden');"
+        "document.getElementById('right').scrollTop = 0;")
+    shot("inspector-screenshot.png")
+    driver.find_element(By.ID, "resume").click()
+    wait_for("the page to be live again", lambda: text("status") == "live")
+    # 100,000 steps: the page sends them as actions; the log stays virtualized and searchable.
+    before = step_count()
+    driver.execute_script(
+        "for (let n = 0; n < 100000; n++) socket.send(JSON.stringify("
+        "{type: 'send', action: {setFilter: {_0: n % 2 ? 'all' : 'active'}}}));")
+    wait_for("100,000 more steps", lambda: step_count() >= before + 100000, timeout=300)
+    in_document = driver.execute_script("return document.querySelectorAll('#log .row').length;")
+    print("100,000 steps: %d rows in the document" % in_document)
+    if in_document > 200:
+        fail("the log is not virtualized: %d rows in the document" % in_document)
+    driver.execute_script(
+        "const log = document.getElementById('log'); log.scrollTop = 50000 * 22;"
+        "log.dispatchEvent(new Event('scroll'));")
+    middle = [step for step, _, _ in rows()]
+    if not any(49990 <= step <= 50020 for step in middle):
+        fail("scrolled to the middle, the log shows steps %s" % middle[:5])
+    started = time.monotonic()
+    driver.find_element(By.ID, "search").send_keys("Walk")
+    wait_for("the search over 100,000 steps", lambda: len(rows()) == 1)
+    print("search over %d steps: %.2f s" % (step_count(), time.monotonic() - started))
+    shot("inspector-100k.png")
+finally:
+    driver.quit()

@@ -1,0 +1,257 @@
+import CasePathsCore
+import Foundation
+import Statecraft
+
+/// A window on a running store, in a browser: a live action log, the state at any step with the
+/// diff it made, time travel, sending actions, and sessions exported and imported as
+/// recordings.
+///
+/// Start one for a store, and open its ``url``:
+///
+/// ```swift
+/// let store = Store(initialState: Todos.State()) { Todos() }
+/// let inspector = try await Inspector(store: store)
+/// print("Inspect at \(inspector.url)")
+/// // ... the app runs ...
+/// await inspector.stop()
+/// ```
+///
+/// It works with a store of any idiom: a reducer's, a reactor's (the log shows its mutations
+/// too) or a feedback system's. To inspect one feature of a larger tree, name its state and its
+/// action case: `Inspector(store: app, state: \.list, action: listCase)`.
+///
+/// The server listens on 127.0.0.1 only, on a port of its own, and answers only requests that
+/// carry the random token in ``url``: the page, its socket and the export and import routes.
+/// The socket also checks that the page's `Origin` is the inspector's own. Nothing runs unless
+/// an inspector is created; while no page is connected, the store has no observer and pays
+/// nothing for it. The timeline starts when the first page connects, and is dropped when the
+/// last one leaves (a store left at a past step goes back to its live state then).
+///
+/// States and actions are shown as JSON: through `Encodable` when they are, and otherwise as a
+/// tree read with `Mirror`. Sending an action from the page needs a `Decodable` action;
+/// exporting a session needs `Encodable` state and actions; importing one needs
+/// ``replaysImports(against:)``.
+@MainActor
+public final class Inspector<State, Action> {
+  /// The page's address, with the token that every request must carry.
+  public let url: URL
+  /// The random token in ``url``.
+  public let token: String
+
+  let session: InspectorSession<State, Action>
+  private let server: InspectorServer
+  private var isStopped = false
+
+  /// Starts an inspector for `store`: the whole of its state and its actions.
+  ///
+  /// - Parameters:
+  ///   - store: The store to inspect, of any idiom. A store made by `scope` inspects its root:
+  ///     give the root store.
+  ///   - configuration: The port, the limits on what a page sends, and a test generator.
+  /// - Throws: An ``InspectorError`` when the server can't listen.
+  public convenience init(
+    store: Store<State, Action>, configuration: InspectorConfiguration = InspectorConfiguration()
+  ) async throws {
+    let feature = InspectedFeature<State, Action>(
+      name: Self.name(of: State.self),
+      currentState: { [weak store] in store?.state },
+      project: { step in
+        guard let state = step.state as? State else { return nil }
+        let action = step.action as? Action
+        return (action.map { $0 as Any } ?? step.action, action, state)
+      },
+      replaceState: { [weak store] state in store?.replaceInspectedRootState(state) ?? false },
+      send: { [weak store] action in store?.send(action) },
+      runtime: store.inspectedRuntime)
+    try await self.init(feature: feature, configuration: configuration)
+  }
+
+  /// Starts an inspector for one feature of `store`'s tree: the state at `state`, and the
+  /// actions in the case `action`.
+  ///
+  /// ```swift
+  /// let inspector = try await Inspector(
+  ///   store: appStore, state: \.list,
+  ///   action: AnyCasePath(embed: App.Action.list) {
+  ///     if case .list(let action) = $0 { action } else { nil }
+  ///   })
+  /// ```
+  ///
+  /// The log shows the root's actions that are in the case only; a jump puts the feature's
+  /// state at the step into the root's current state.
+  ///
+  /// - Parameters:
+  ///   - store: The root store of the tree.
+  ///   - state: Where the feature's state is in the root's.
+  ///   - action: The root's action case that holds the feature's actions.
+  ///   - configuration: The port, the limits on what a page sends, and a test generator.
+  public convenience init<RootState, RootAction>(
+    store: Store<RootState, RootAction>,
+    state: WritableKeyPath<RootState, State>,
+    action: AnyCasePath<RootAction, Action>,
+    configuration: InspectorConfiguration = InspectorConfiguration()
+  ) async throws {
+    let feature = InspectedFeature<State, Action>(
+      name: Self.name(of: State.self),
+      currentState: { [weak store] in store?.state[keyPath: state] },
+      project: { step in
+        guard let root = step.state as? RootState, let rootAction = step.action as? RootAction,
+          let featureAction = action.extract(from: rootAction)
+        else { return nil }
+        return (featureAction, featureAction, root[keyPath: state])
+      },
+      replaceState: { [weak store] featureState in
+        guard let store, var root = store.inspectedRootState as? RootState else { return false }
+        root[keyPath: state] = featureState
+        return store.replaceInspectedRootState(root)
+      },
+      send: { [weak store] featureAction in store?.send(action.embed(featureAction)) },
+      runtime: store.inspectedRuntime)
+    try await self.init(feature: feature, configuration: configuration)
+  }
+
+  init(
+    feature: InspectedFeature<State, Action>, configuration: InspectorConfiguration
+  ) async throws {
+    let session = InspectorSession(feature: feature)
+    session.generateTest = configuration.generateTest
+    let token = Self.makeToken()
+    let page = InspectorPage.html
+    let maximumMessageSize = max(configuration.maximumMessageSize, 1)
+    let maximumImportSize = max(configuration.maximumImportSize, 1)
+    let server: InspectorServer
+    do {
+      server = try await InspectorServer.start(port: configuration.port) { _ in
+        InspectorRoutes(
+          token: token, page: page, maximumMessageSize: maximumMessageSize,
+          maximumImportSize: maximumImportSize,
+          export: { [weak session] in
+            await MainActor.run {
+              session?.exportResponse() ?? .text(.gone, "The inspector has stopped.")
+            }
+          },
+          importSession: { [weak session] bytes in
+            await MainActor.run {
+              guard let session else { return .text(.gone, "The inspector has stopped.") }
+              guard let importSession = session.importSession else {
+                return .text(
+                  .notImplemented,
+                  """
+                  This inspector does not import sessions: the app must call \
+                  replaysImports(against:) with the feature's reducer.
+                  """)
+              }
+              return importSession(Data(bytes))
+            }
+          },
+          pageConnected: { [weak session] connection in
+            Task { @MainActor in
+              guard let session else {
+                connection.close()
+                return
+              }
+              session.connect(connection)
+            }
+          })
+      }
+    } catch let error as InspectorError {
+      throw error
+    } catch {
+      throw InspectorError.couldNotBind(port: configuration.port, reason: "\(error)")
+    }
+    self.session = session
+    self.server = server
+    self.token = token
+    self.url = URL(string: "http://127.0.0.1:\(server.port)/?token=\(token)")!
+  }
+
+  deinit {
+    server.closeSoon()
+  }
+
+  /// The port the server listens on, on 127.0.0.1.
+  public var port: Int { server.port }
+
+  /// The number of pages connected now.
+  public var pageCount: Int { session.pageCount }
+
+  /// Stops the server, closes the pages and detaches from the store. A store left at a past
+  /// step goes back to its live state.
+  public func stop() async {
+    guard !isStopped else { return }
+    isStopped = true
+    session.closeAll()
+    await server.close()
+  }
+
+  // MARK: - Helpers
+
+  private static func makeToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    return (0..<4).map { _ in
+      let value = generator.next() as UInt64
+      let hex = String(value, radix: 16)
+      return String(repeating: "0", count: 16 - hex.count) + hex
+    }.joined()
+  }
+
+  private static func name(of type: Any.Type) -> String {
+    let name = String(reflecting: type)
+    let parts = name.split(separator: ".")
+    if parts.count >= 2, parts.last == "State" { return String(parts[parts.count - 2]) }
+    return String(parts.last ?? Substring(name))
+  }
+}
+
+extension Inspector where State: Codable & Equatable, Action: Codable {
+  /// Lets the page import a session (the JSON of a `Recording`, as the page exports it) and
+  /// replay it against `reducer`, showing whether it reproduced, or the first step at which it
+  /// diverged, with its diff.
+  ///
+  /// ```swift
+  /// let inspector = try await Inspector(store: store)
+  /// inspector.replaysImports(against: Todos())
+  /// ```
+  ///
+  /// The replay runs the reducer on the recorded actions, as `Recording.replay(against:)` does;
+  /// it runs no effects and leaves the store as it is.
+  public func replaysImports<R: Reducer<State, Action>>(against reducer: R) {
+    session.importSession = { data in
+      let recording: Recording<State, Action>
+      do throws(RecordingError) {
+        recording = try Recording<State, Action>(jsonData: data)
+      } catch {
+        return .text(.badRequest, error.description)
+      }
+      let result = recording.replay(against: reducer)
+      return .json(.ok, ImportReport(result).json)
+    }
+  }
+}
+
+/// What an import tells the page.
+private struct ImportReport: Encodable {
+  let reproduced: Bool
+  let stepCount: Int
+  let summary: String
+  let step: Int?
+  let lastMatchingStep: Int?
+  let action: String?
+  let diff: String?
+
+  init<State, Action>(_ result: ReplayResult<State, Action>) {
+    reproduced = result.isReproduced
+    stepCount = result.stepCount
+    summary = result.description
+    step = result.divergence?.step
+    lastMatchingStep = result.divergence?.lastMatchingStep
+    action = result.divergence.map { InspectedValue.json($0.action) }
+    diff = result.divergence?.diff
+  }
+
+  var json: Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return (try? encoder.encode(self)) ?? Data("{}".utf8)
+  }
+}

@@ -1,0 +1,210 @@
+import Foundation
+import NIOCore
+import NIOPosix
+
+/// A loopback client that speaks HTTP and WebSocket at the byte level, so that tests can send
+/// what a browser sends, and what it never would (a wrong Origin, an oversized or binary frame).
+enum WireClient {
+  /// Connects to 127.0.0.1 at `port` and runs `body` with the connection, closing it after.
+  ///
+  /// NB: a failure guard, not a timing assertion: the connection is closed after 30 s, so that a
+  /// test waiting for something that never comes fails instead of hanging.
+  @MainActor
+  static func withConnection<Result>(
+    port: Int, _ body: @MainActor (inout WireConnection) async throws -> Result
+  ) async throws -> Result {
+    let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+      .connect(host: "127.0.0.1", port: port) { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel)
+        }
+      }
+    let underlying = channel.channel
+    let guardTask = underlying.eventLoop.scheduleTask(in: .seconds(30)) {
+      underlying.close(promise: nil)
+    }
+    defer { guardTask.cancel() }
+    return try await channel.executeThenClose { inbound, outbound in
+      var connection = WireConnection(iterator: inbound.makeAsyncIterator(), outbound: outbound)
+      return try await body(&connection)
+    }
+  }
+
+  /// An HTTP request's status and body (the server closes the connection after answering).
+  @MainActor
+  static func request(
+    port: Int, method: String = "GET", target: String, body: [UInt8] = []
+  ) async throws -> (status: Int, body: String) {
+    try await withConnection(port: port) { connection in
+      var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+      request += "Content-Length: \(body.count)\r\n\r\n"
+      try await connection.send(Array(request.utf8) + body)
+      let head = try await connection.readHead()
+      let rest = try await connection.readToEnd()
+      return (WireConnection.status(of: head), String(decoding: rest, as: UTF8.self))
+    }
+  }
+}
+
+struct WireError: Error, CustomStringConvertible {
+  let description: String
+}
+
+/// One connection of ``WireClient``.
+@MainActor
+struct WireConnection {
+  var iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+  let outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+  var pending: [UInt8] = []
+
+  init(
+    iterator: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator,
+    outbound: NIOAsyncChannelOutboundWriter<ByteBuffer>
+  ) {
+    self.iterator = iterator
+    self.outbound = outbound
+  }
+
+  func send(_ bytes: [UInt8]) async throws {
+    try await outbound.write(ByteBuffer(bytes: bytes))
+  }
+
+  /// Reads more bytes; false at the end of the connection.
+  private mutating func fill() async throws -> Bool {
+    // NB: a stored iterator can't be advanced across a suspension in place.
+    var iterator = self.iterator
+    let chunk = try await iterator.next(isolation: #isolation)
+    self.iterator = iterator
+    guard let chunk else { return false }
+    pending += Array(chunk.readableBytesView)
+    return true
+  }
+
+  /// Reads an HTTP response's head (up to the blank line).
+  mutating func readHead() async throws -> String {
+    let end = Array("\r\n\r\n".utf8)
+    while true {
+      if let range = pending.firstRange(of: end) {
+        let head = String(decoding: pending[..<range.lowerBound], as: UTF8.self)
+        pending.removeSubrange(..<range.upperBound)
+        return head
+      }
+      guard try await fill() else {
+        throw WireError(description: "the connection ended before the response's head")
+      }
+    }
+  }
+
+  /// Reads until the server closes the connection.
+  mutating func readToEnd() async throws -> [UInt8] {
+    while try await fill() {}
+    defer { pending = [] }
+    return pending
+  }
+
+  static func status(of head: String) -> Int {
+    let parts = head.split(separator: " ", maxSplits: 2)
+    return parts.count > 1 ? Int(parts[1]) ?? 0 : 0
+  }
+
+  /// Asks for a WebSocket upgrade; returns the response's status (101 when upgraded).
+  mutating func upgrade(port: Int, target: String, origin: String?) async throws -> Int {
+    var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+    request += "Upgrade: websocket\r\nConnection: Upgrade\r\n"
+    request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+    if let origin { request += "Origin: \(origin)\r\n" }
+    request += "\r\n"
+    try await send(Array(request.utf8))
+    return Self.status(of: try await readHead())
+  }
+
+  /// Sends one masked frame, as a browser does.
+  func sendFrame(opcode: UInt8, _ payload: [UInt8]) async throws {
+    var frame: [UInt8] = [0x80 | opcode]
+    if payload.count < 126 {
+      frame.append(0x80 | UInt8(payload.count))
+    } else if payload.count <= 0xFFFF {
+      frame.append(0x80 | 126)
+      frame += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+    } else {
+      frame.append(0x80 | 127)
+      frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
+    }
+    let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
+    frame += mask
+    frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+    try await send(frame)
+  }
+
+  func sendText(_ text: String) async throws {
+    try await sendFrame(opcode: 0x1, Array(text.utf8))
+  }
+
+  /// Reads one frame from the server (unmasked).
+  mutating func readFrame() async throws -> (opcode: UInt8, payload: [UInt8]) {
+    func need(_ count: Int) async throws {
+      while pending.count < count {
+        guard try await fill() else {
+          throw WireError(description: "the connection ended in the middle of a frame")
+        }
+      }
+    }
+    try await need(2)
+    let opcode = pending[0] & 0x0F
+    var length = Int(pending[1] & 0x7F)
+    var offset = 2
+    if length == 126 {
+      try await need(4)
+      length = Int(pending[2]) << 8 | Int(pending[3])
+      offset = 4
+    } else if length == 127 {
+      try await need(10)
+      length = (2..<10).reduce(0) { $0 << 8 | Int(pending[$1]) }
+      offset = 10
+    }
+    try await need(offset + length)
+    let payload = Array(pending[offset..<(offset + length)])
+    pending.removeSubrange(..<(offset + length))
+    return (opcode, payload)
+  }
+
+  /// Reads the next text message as a JSON object.
+  mutating func readMessage() async throws -> [String: Any] {
+    while true {
+      let frame = try await readFrame()
+      guard frame.opcode == 0x1 else {
+        if frame.opcode == 0x8 { throw WireError(description: "the server closed the socket") }
+        continue
+      }
+      guard
+        let object = try JSONSerialization.jsonObject(with: Data(frame.payload))
+          as? [String: Any]
+      else { throw WireError(description: "a message is not a JSON object") }
+      return object
+    }
+  }
+
+  /// Reads messages until one of `type`; the ones before are returned too, in order.
+  mutating func read(until type: String) async throws -> (
+    message: [String: Any], before: [[String: Any]]
+  ) {
+    var before: [[String: Any]] = []
+    while true {
+      let message = try await readMessage()
+      if message["type"] as? String == type { return (message, before) }
+      before.append(message)
+    }
+  }
+
+  /// Reads `steps` messages until `count` steps have come; returns them in order.
+  mutating func readSteps(count: Int) async throws -> [[String: Any]] {
+    var steps: [[String: Any]] = []
+    while steps.count < count {
+      let message = try await readMessage()
+      if message["type"] as? String == "steps" {
+        steps += message["steps"] as? [[String: Any]] ?? []
+      }
+    }
+    return steps
+  }
+}
