@@ -1,3 +1,5 @@
+import ConcurrencyExtras
+
 /// Records a store's timeline: the actions its reducer receives and the states they lead to.
 ///
 /// Attach a recorder to the reducer a store is built from, with
@@ -18,6 +20,11 @@
 /// every `stateInterval`th one: with a large interval, a long session costs the memory of its
 /// actions and of a bounded number of states.
 ///
+/// Each step is recorded with its origin (sent from outside, or by an effect of the recorded
+/// feature: see ``Recording/origins``) and its time, so that a test can be generated from the
+/// session (<doc:GeneratingTests>). To record a whole store, with the origins the store itself
+/// reports, use ``Store/record(into:fileID:filePath:line:column:)`` instead of the modifier.
+///
 /// Only actions are recorded. A change made outside the reducer (a
 /// ``Store/jump(toStep:in:reducer:fileID:filePath:line:column:)``) is not, so a recording made
 /// across a jump does not replay; start a new recorder after jumping.
@@ -28,8 +35,14 @@ public final class Recorder<State, Action> {
   public let stateInterval: Int
 
   private var actions: [Action] = []
+  private var origins: [ActionOrigin?] = []
+  private var times: [Duration?] = []
   private var checkpoints: [Recording<State, Action>.Checkpoint] = []
   private var hasSeenFirstAction = false
+  private let start = ContinuousClock.now
+  /// The actions that effects of the recorded reducer sent and that it has not reduced yet, in
+  /// the order they were sent (see ``_RecordingReducer``).
+  let ownEffectActions = PendingEffectActions<Action>()
 
   /// A recorder of a timeline that starts at `initialState`, storing the state after every
   /// `stateInterval`th action.
@@ -67,7 +80,7 @@ public final class Recorder<State, Action> {
   public var recording: Recording<State, Action> {
     Recording(
       initialState: initialState, actions: actions, checkpoints: checkpoints,
-      stateInterval: stateInterval)
+      stateInterval: stateInterval, origins: origins, times: times)
   }
 
   /// The number of actions recorded so far.
@@ -84,8 +97,10 @@ public final class Recorder<State, Action> {
     location.report(Diagnostics.recorderStartedInAnotherState)
   }
 
-  func didReduce(_ action: Action, into state: State) {
+  func didReduce(_ action: Action, into state: State, origin: ActionOrigin?) {
     actions.append(action)
+    origins.append(origin)
+    times.append(.microseconds(microseconds(ContinuousClock.now - start)))
     if actions.count.isMultiple(of: stateInterval) {
       checkpoints.append(Recording.Checkpoint(step: actions.count, state: state))
     }
@@ -128,12 +143,64 @@ public struct _RecordingReducer<Base: Reducer>: Reducer {
   let recorder: Recorder<Base.State, Base.Action>
   let location: SourceLocation
 
-  /// Runs the base reducer and records `action` and, when it is due, the resulting state.
+  /// Runs the base reducer and records `action`, its origin and, when it is due, the resulting
+  /// state.
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
     recorder.willReduce(state, location: location)
+    let pending = recorder.ownEffectActions
+    let origin = pending.origin(of: action)
     let effect = base.reduce(into: &state, action: action)
-    recorder.didReduce(action, into: state)
-    return effect
+    recorder.didReduce(action, into: state, origin: origin)
+    guard pending.canMatch, !effect._isNone else { return effect }
+    // NB: each action this reducer's effects send is noted as they send it (a `.send` as it is
+    // made, which is before it is delivered); it counts as the effect's when it comes back. The
+    // box is unchecked because the notes are only touched on the main actor: a `.send` is mapped
+    // while the store reduces, a `.run`'s and a subscription's actions are mapped as they are
+    // delivered through the main-actor `Send`.
+    let sender = UncheckedSendable(pending)
+    return effect.map { action in
+      sender.value.noteSent(action)
+      return action
+    }
+  }
+}
+
+// MARK: - Origins
+
+/// The actions that the effects of a feature recorded with `recording(into:)` sent, and that the
+/// feature has not reduced yet.
+///
+/// A reducer does not see where an action came from; the store does, but only for the store's
+/// root, where a parent feature's effect and the recorded feature's own look the same. The
+/// recorded feature's origin is what its own `TestStore` sees: an action is `.effect` when one of
+/// its effects sent it, and `.send` otherwise (a view, a command, a parent's effect). So the
+/// recording reducer notes what its effects send, and matches each action it reduces against
+/// the oldest equal one noted.
+///
+/// NB: matching needs `==`: for an `Action` that is not `Equatable` the origins are unknown
+/// (nil). An action an effect sent that never arrives (a debounced or cancelled one) stays
+/// noted; the oldest are forgotten past `capacity`. An outside send equal to a noted action
+/// still in flight would be taken for the effect's.
+final class PendingEffectActions<Action> {
+  private let isEqual = equalityCheck(for: Action.self)
+  private var sent: [Action] = []
+  static var capacity: Int { 1_000 }
+
+  /// Whether origins can be told apart: `Action` is `Equatable`.
+  var canMatch: Bool { isEqual != nil }
+
+  /// The origin of an action about to be reduced: `.effect` when it matches a noted one (which
+  /// is then forgotten).
+  func origin(of action: Action) -> ActionOrigin? {
+    guard let isEqual else { return nil }
+    guard let index = sent.firstIndex(where: { isEqual($0, action) }) else { return .send }
+    sent.remove(at: index)
+    return .effect
+  }
+
+  func noteSent(_ action: Action) {
+    if sent.count >= Self.capacity { sent.removeFirst() }
+    sent.append(action)
   }
 }
 
