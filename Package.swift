@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "Statecraft", targets: ["Statecraft"]),
     .library(name: "StatecraftTesting", targets: ["StatecraftTesting"]),
     .library(name: "StatecraftCombine", targets: ["StatecraftCombine"]),
+    .library(name: "StatecraftTestGenerator", targets: ["StatecraftTestGenerator"]),
   ],
   dependencies: [
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -51,6 +52,11 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
+    ),
+    // NB: writes tests from recorded sessions; no product of the core depends on it.
+    .target(
+      name: "StatecraftTestGenerator",
+      dependencies: ["Statecraft"]
     ),
     .target(
       name: "StatecraftCombine",
@@ -137,6 +143,7 @@ let package = Package(
         "Statecraft",
         "StatecraftTesting",
         "StatecraftCombine",
+        "StatecraftTestGenerator",
         "TodosFeature",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

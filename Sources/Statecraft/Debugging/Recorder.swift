@@ -39,7 +39,8 @@ public final class Recorder<State, Action> {
   private var times: [Duration?] = []
   private var checkpoints: [Recording<State, Action>.Checkpoint] = []
   private var hasSeenFirstAction = false
-  private let start = ContinuousClock.now
+  /// The time since the recorder was made, on its clock.
+  private let elapsed: () -> Duration
   /// The actions that effects of the recorded reducer sent and that it has not reduced yet, in
   /// the order they were sent (see ``_RecordingReducer``).
   let ownEffectActions = PendingEffectActions<Action>()
@@ -54,6 +55,10 @@ public final class Recorder<State, Action> {
   ///     memory in long sessions; 1 (the default) stores every state, so that a replay reports
   ///     the exact step at which it diverges. Replays and jumps recompute the states in
   ///     between from the nearest stored one.
+  ///   - clock: The clock that times each step (``Recording/times``), from the moment the
+  ///     recorder is made: the clock the feature's time-based effects run on, so that a test
+  ///     generated from the session advances its `TestClock` as the session's time went. A
+  ///     `ContinuousClock` by default.
   ///   - fileID: The file where a misuse is reported; leave the default.
   ///   - filePath: The file path where a misuse is reported; leave the default.
   ///   - line: The line where a misuse is reported; leave the default.
@@ -61,12 +66,14 @@ public final class Recorder<State, Action> {
   public init(
     initialState: State,
     storingStateEvery stateInterval: Int = 1,
+    clock: any Clock<Duration> = ContinuousClock(),
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
     self.initialState = initialState
+    self.elapsed = Self.stopwatch(clock)
     if stateInterval < 1 {
       SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         .report(Diagnostics.recorderStateInterval(stateInterval))
@@ -97,10 +104,15 @@ public final class Recorder<State, Action> {
     location.report(Diagnostics.recorderStartedInAnotherState)
   }
 
+  private static func stopwatch<C: Clock<Duration>>(_ clock: C) -> () -> Duration {
+    let start = clock.now
+    return { start.duration(to: clock.now) }
+  }
+
   func didReduce(_ action: Action, into state: State, origin: ActionOrigin?) {
     actions.append(action)
     origins.append(origin)
-    times.append(.microseconds(microseconds(ContinuousClock.now - start)))
+    times.append(.microseconds(microseconds(elapsed())))
     if actions.count.isMultiple(of: stateInterval) {
       checkpoints.append(Recording.Checkpoint(step: actions.count, state: state))
     }

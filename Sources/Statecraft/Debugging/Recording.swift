@@ -8,7 +8,7 @@
 ///
 /// Steps are numbered from 0: step 0 is ``initialState``, and step `n` is the state after the
 /// `n`th action, `actions[n - 1]`. A recording stores the state of some steps only (see
-/// ``Recorder/init(initialState:storingStateEvery:fileID:filePath:line:column:)``): ``checkpoints`` lists them, in order.
+/// ``Recorder/init(initialState:storingStateEvery:clock:fileID:filePath:line:column:)``): ``checkpoints`` lists them, in order.
 ///
 /// Each step also carries where its action came from (``origins``: sent from outside or by an
 /// effect) and when it was reduced (``times``), which is what
