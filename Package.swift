@@ -100,7 +100,7 @@ let package = Package(
     .executableTarget(
       name: "todos",
       dependencies: [
-        "DemoTerminal", "Statecraft", "TodosFeature",
+        "DemoTerminal", "Statecraft", "StatecraftTestGenerator", "TodosFeature",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       path: "Examples/Todos"

@@ -16,7 +16,7 @@ extension TestGenerator {
   /// - a dictionary's changed keys are assigned (`nil` for a removed one);
   /// - an optional that stays non-nil is mutated through `?`;
   /// - anything else that changed (a leaf such as a number or a string, an enum, a set, a value
-  ///   changed wholesale) is assigned whole, written by ``swiftSource(_:)``.
+  ///   changed wholesale) is assigned whole, written by ``TestGenerator/swiftSource(_:)``.
   public static func mutations(from old: Any, to new: Any, root: String = "$0") -> [String] {
     var statements: [String] = []
     diff(old, new, path: root, into: &statements)
@@ -70,6 +70,13 @@ extension TestGenerator {
     }
   }
 
+  /// Whether source is an empty collection literal: appended alone, `append([])` is taken for
+  /// another overload than the element's (it appends nothing), so it is appended as
+  /// `append(contentsOf: [[]])`.
+  private static func isEmptyCollection(_ source: String) -> Bool {
+    source == "[]" || source == "[:]"
+  }
+
   /// Whether a value has parts that a statement can mutate (a struct, a collection): otherwise
   /// it is assigned whole.
   private static func isMutableInPlace(_ value: Any) -> Bool {
@@ -91,11 +98,24 @@ extension TestGenerator {
     let oldIDSet = Set(oldIDs.map(\.key))
     let kept = oldIDs.filter { newIDSet.contains($0.key) }
     let added = newIDs.filter { !oldIDSet.contains($0.key) }
-    // NB: the rows kept must be in the same order, and the new ones after them.
-    guard kept.map(\.key) == Array(newIDs.prefix(kept.count)).map(\.key) else { return false }
+    // NB: the rows kept must be in the same order, and the new ones after them, or one new row
+    // inserted among them.
+    var inserted: (index: Int, element: Any)?
+    if added.count == 1, let index = newIDs.firstIndex(where: { $0.key == added[0].key }),
+      index < kept.count
+    {
+      inserted = (index, new[index])
+    } else if kept.map(\.key) != Array(newIDs.prefix(kept.count)).map(\.key) {
+      return false
+    }
+    if inserted != nil,
+      kept.map(\.key) != newIDs.filter({ $0.key != added[0].key }).map(\.key)
+    {
+      return false
+    }
     let removals = oldIDs.filter { !newIDSet.contains($0.key) }
     // NB: many removals read better as one assignment.
-    if removals.count > 3 || (added.count > 0 && kept.isEmpty && !old.isEmpty) { return false }
+    if removals.count > 3 || (!added.isEmpty && kept.isEmpty && !old.isEmpty) { return false }
     var changes: [String] = []
     for id in removals {
       changes.append("\(path).remove(id: \(id.source))")
@@ -104,6 +124,11 @@ extension TestGenerator {
       zip(oldIDs.map(\.key), old), uniquingKeysWith: { first, _ in first })
     for (id, element) in zip(newIDs, new) where oldIDSet.contains(id.key) {
       diff(oldByID[id.key]!, element, path: "\(path)[id: \(id.source)]?", into: &changes)
+    }
+    if let inserted {
+      changes.append("\(path).insert(\(swiftSource(inserted.element)), at: \(inserted.index))")
+      statements += changes
+      return true
     }
     let appended = new.suffix(added.count)
     if appended.count == 1 {
@@ -135,7 +160,7 @@ extension TestGenerator {
       Array(newSources.prefix(oldSources.count)) == oldSources
     {
       let appended = new.suffix(new.count - old.count)
-      if appended.count == 1 {
+      if appended.count == 1, !isEmptyCollection(newSources.last!) {
         statements.append("\(path).append(\(newSources.last!))")
       } else {
         statements.append("\(path).append(contentsOf: \(swiftSource(Array(appended))))")

@@ -17,7 +17,7 @@ extension TestGenerator {
     public var imports: [String]
     /// The expression, in the test's body, of the reducer the test store runs: a call of the
     /// feature's initializer, with test dependencies (`Todos(clock: clock, save: { _ in })`).
-    /// It may use the clock by ``Clock/name``.
+    /// It may use the clock by ``TestGenerator/Clock/name``.
     public var reducer: String
     /// The name of the test function: a Swift identifier.
     public var testName: String
@@ -77,12 +77,12 @@ extension TestGenerator {
   /// The `TestClock` a generated test gives its feature.
   ///
   /// The test declares `let <name> = TestClock()` before the test store, so that
-  /// ``Configuration/reducer`` can pass it to the feature, and advances it before each step to
-  /// the time the step was recorded at (``Recording/times``, measured from the start of the
-  /// recording): before each received action exactly, before a sent one when a millisecond or
-  /// more passed since the last advance. A timer that fired before a step in the session has
-  /// fired before that step in the test: the test clock starts each sleep no later than the
-  /// session did. Steps without a recorded time don't advance it.
+  /// ``TestGenerator/Configuration/reducer`` can pass it to the feature, and advances it before
+  /// each step to the time the step was recorded at (`Recording.times`, measured from the start of
+  /// the recording): before each received action exactly, before a sent one when a millisecond or
+  /// more passed since the last advance. A timer that fired before a step in the session has fired
+  /// before that step in the test: the test clock starts each sleep no later than the session did.
+  /// Steps without a recorded time don't advance it.
   ///
   /// Record the session with the clock its effects run on
   /// (`Recorder(initialState:clock:)`), so that the times are the effects' times.

@@ -12,28 +12,30 @@ import Statecraft
 ///     testName: "recordedSession",
 ///     initialState: .expression("Todos.State()"),
 ///     clock: TestGenerator.Clock(name: "clock")))
-/// try source.write(toFile: "Tests/TodosTests/RecordedSession.swift", atomically: true, encoding: .utf8)
+/// try source.write(toFile: "Tests/TodosTests/RecordedSession.swift", atomically: true, encoding:
+/// .utf8)
 /// ```
 ///
 /// Each step of the recording becomes one line of the test: an action sent from outside
-/// (``ActionOrigin/send``, or an unknown origin) becomes `await store.send(...)`, one an effect
-/// sent (``ActionOrigin/effect``) becomes `await store.receive(...)`. The state change of the
+/// (`ActionOrigin.send`, or an unknown origin) becomes `await store.send(...)`, one an effect
+/// sent (`ActionOrigin.effect`) becomes `await store.receive(...)`. The state change of the
 /// step is asserted with the smallest mutation that reproduces it (see
-/// ``mutations(from:to:root:)``): `$0.todos[id: 3]?.isDone = true`, not the whole list.
+/// ``TestGenerator/mutations(from:to:root:)``): `$0.todos[id: 3]?.isDone = true`, not the whole
+/// list.
 ///
-/// With a ``Clock``, the test makes a `TestClock` for the feature, and before each step
-/// advances it to the time the step was recorded at (``Recording/times``), so that debounces,
-/// timers and sleeps deliver their actions at the same steps as in the session. The test ends
-/// with `await store.finish()` (or what ``Configuration/ending`` says).
+/// With a ``TestGenerator/Clock``, the test makes a `TestClock` for the feature, and before each
+/// step advances it to the time the step was recorded at (`Recording.times`), so that debounces,
+/// timers and sleeps deliver their actions at the same steps as in the session. The test ends with
+/// `await store.finish()` (or what ``TestGenerator/Configuration/ending`` says).
 ///
 /// The test passes when the feature still behaves as it did in the session, and does not
 /// depend on anything the recording doesn't hold (a random number, the wall clock, a file).
 public enum TestGenerator {
   /// Writes a Swift Testing test that replays `recording` through a `TestStore` of the feature
-  /// that ``Configuration/reducer`` builds.
+  /// that ``TestGenerator/Configuration/reducer`` builds.
   ///
   /// - Parameters:
-  ///   - recording: A session, recorded with ``Store/record(into:fileID:filePath:line:column:)``
+  ///   - recording: A session, recorded with `store.record(into:)`
   ///     or `recording(into:)`, usually read from its JSON. It should store every state (the
   ///     recorder's default): a step whose state wasn't stored is sent without an assertion,
   ///     and the test store is then made non-exhaustive.

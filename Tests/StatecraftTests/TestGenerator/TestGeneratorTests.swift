@@ -4,6 +4,7 @@ import IdentifiedCollections
 import Statecraft
 import StatecraftTestGenerator
 import Testing
+import TodosFeature
 
 extension Engine {
   /// The test generator: values as Swift source, the smallest mutations, and whole tests whose
@@ -219,6 +220,32 @@ extension Engine {
       let committed = try String(
         contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
           .appendingPathComponent("GeneratedPadSessionTests.swift"),
+        encoding: .utf8)
+      #expect(normalized(source) == normalized(committed), "\(source)")
+    }
+
+    /// The todos demo's recorded session (Tests/Recordings/todos-session.json) generates the
+    /// committed GeneratedTodosSessionTests.swift, with the settings of
+    /// `todos --replay --generate-test`.
+    @Test func theRecordedTodosSessionGeneratesTheCommittedTest() throws {
+      let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      let recording = try RecordingOf<Todos>(
+        contentsOf: folder.appendingPathComponent("../../Recordings/todos-session.json"))
+      #expect(recording.origins.contains(.effect))
+      #expect(recording.origins.allSatisfy { $0 != nil })
+      let source = TestGenerator.generate(
+        from: recording,
+        configuration: TestGenerator.Configuration(
+          imports: ["IdentifiedCollections", "TodosFeature"],
+          reducer: "Todos(clock: clock, save: { _ in })",
+          testName: "recordedSession",
+          initialState: .expression(
+            "Todos.State(todos: \(TestGenerator.swiftSource(recording.initialState.todos)))"),
+          clock: TestGenerator.Clock(name: "clock"),
+          suite: "GeneratedTodosSessionTests",
+          extending: "Engine"))
+      let committed = try String(
+        contentsOf: folder.appendingPathComponent("GeneratedTodosSessionTests.swift"),
         encoding: .utf8)
       #expect(normalized(source) == normalized(committed), "\(source)")
     }
