@@ -79,7 +79,7 @@ extension TestGenerator {
       }
     case .enum:
       guard let payload = mirror.children.first else {
-        out += ".\(value)"
+        out += "." + caseName(of: value)
         return
       }
       out += "." + (payload.label ?? "\(value)")
@@ -107,19 +107,13 @@ extension TestGenerator {
         out += "[:]"
         return
       }
-      out += "["
-      var first = true
-      for child in mirror.children {
-        if !first { out += ", " }
-        first = false
+      // NB: sorted by key, so that equal dictionaries read the same.
+      let entries = mirror.children.compactMap { child -> String? in
         let pair = Array(Mirror(reflecting: child.value).children)
-        if pair.count == 2 {
-          write(pair[0].value, to: &out)
-          out += ": "
-          write(pair[1].value, to: &out)
-        }
+        guard pair.count == 2 else { return nil }
+        return swiftSource(pair[0].value) + ": " + swiftSource(pair[1].value)
       }
-      out += "]"
+      out += "[" + entries.sorted().joined(separator: ", ") + "]"
     default:
       // NB: structs and classes: a call of the memberwise initializer, stored properties in
       // order. A property wrapper's storage (`_name`) is passed as `name`.
@@ -129,6 +123,15 @@ extension TestGenerator {
       }
       writeArguments(children, to: &out)
     }
+  }
+
+  /// The name of an enum case without a payload, even when the enum describes itself
+  /// otherwise (`CustomStringConvertible`).
+  private static func caseName(of value: Any) -> String {
+    func name<T>(_ value: T) -> String? {
+      enumCaseName(value).map { String(cString: $0) }
+    }
+    return _openExistential(value, do: name) ?? "\(value)"
   }
 
   private static func writeArguments(
@@ -229,3 +232,8 @@ extension TestGenerator {
     return ".nanoseconds(\(seconds * 1_000_000_000 + attoseconds / 1_000_000_000))"
   }
 }
+
+// NB: the runtime function that `String(describing:)` itself uses for the name of an enum case;
+// it never calls a type's `description`.
+@_silgen_name("swift_EnumCaseName")
+private func enumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?

@@ -34,6 +34,8 @@ extension Engine {
       #expect(TestGenerator.swiftSource(Pad.Action.write(nil)) == ".write(nil)")
       #expect(TestGenerator.swiftSource(Pad.Action.write("a")) == #".write("a")"#)
       #expect(TestGenerator.swiftSource(Pad.Action.tag("k", nil)) == #".tag("k", nil)"#)
+      #expect(TestGenerator.swiftSource(Described.plain) == ".plain")
+      #expect(TestGenerator.swiftSource([Described.plain]) == "[.plain]")
     }
 
     @Test func structsNameTheirTypesInFullAndCollectionsAreLiterals() {
@@ -45,6 +47,7 @@ extension Engine {
       #expect(TestGenerator.swiftSource([1, 2]) == "[1, 2]")
       #expect(TestGenerator.swiftSource([String: Int]()) == "[:]")
       #expect(TestGenerator.swiftSource(["k": 1]) == #"["k": 1]"#)
+      #expect(TestGenerator.swiftSource(["b": 2, "a": 1, "c": 3]) == #"["a": 1, "b": 2, "c": 3]"#)
       #expect(TestGenerator.swiftSource(Optional<Int>.none as Any) == "nil")
       #expect(TestGenerator.swiftSource(-2.5) == "-2.5")
       #expect(TestGenerator.swiftSource(Duration.milliseconds(150)) == ".milliseconds(150)")
@@ -250,6 +253,12 @@ extension Engine {
       #expect(normalized(source) == normalized(committed), "\(source)")
     }
   }
+}
+
+/// An enum that describes itself in other words than its cases' names.
+private enum Described: CustomStringConvertible {
+  case plain
+  var description: String { "a plain one" }
 }
 
 /// Source without what swift-format changes: white space, line breaks, trailing commas, and
