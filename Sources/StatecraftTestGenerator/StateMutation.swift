@@ -15,6 +15,8 @@ extension TestGenerator {
   ///   `removeLast`; one of the same length has its changed elements mutated by index;
   /// - a dictionary's changed keys are assigned (`nil` for a removed one);
   /// - an optional that stays non-nil is mutated through `?`;
+  /// - a `Shared` value is mutated through its dynamic members (`$0.settings.theme = .dark`), or
+  ///   through `wrappedValue` when it changed whole: the state keeps its reference;
   /// - anything else that changed (a leaf such as a number or a string, an enum, a set, a value
   ///   changed wholesale) is assigned whole, written by ``TestGenerator/swiftSource(_:)``.
   public static func mutations(from old: Any, to new: Any, root: String = "$0") -> [String] {
@@ -31,6 +33,18 @@ extension TestGenerator {
     guard oldSource != newSource || typeName(of: old) != typeName(of: new) else { return }
     func assignWhole() { statements.append("\(path) = \(newSource)") }
     guard type(of: old) == type(of: new) else { return assignWhole() }
+    if let old = old as? any SharedValue, let new = new as? any SharedValue {
+      // NB: a shared value is mutated through it (`$0.list.todos[id: 1]?.isDone = true`, by its
+      // dynamic members), never replaced: the state keeps its reference. Whole, it is assigned
+      // through `wrappedValue`.
+      var changes: [String] = []
+      diff(old.currentValue, new.currentValue, path: path, into: &changes)
+      statements += changes.map { change in
+        change.hasPrefix("\(path) = ")
+          ? "\(path).wrappedValue" + change.dropFirst(path.count) : change
+      }
+      return
+    }
     let oldMirror = Mirror(reflecting: old)
     let newMirror = Mirror(reflecting: new)
     switch oldMirror.displayStyle {

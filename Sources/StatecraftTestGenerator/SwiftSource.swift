@@ -1,4 +1,5 @@
 import Foundation
+import Statecraft
 
 extension TestGenerator {
   /// A value written as Swift source: what a test can assign, compare or send.
@@ -21,7 +22,8 @@ extension TestGenerator {
   ///   from its module down (`Todos.State(...)`): a type whose initializer takes other arguments
   ///   than its stored properties can't be built that way, so a generated test assigns the
   ///   fields that changed instead of whole values wherever it can;
-  /// - `Date`, `UUID`, `URL`, `Duration` and `Decimal` are written with their initializers.
+  /// - `Date`, `UUID`, `URL`, `Duration` and `Decimal` are written with their initializers, and
+  ///   a `Shared` value as `Shared(value: ...)` with the value it holds.
   public static func swiftSource(_ value: Any) -> String {
     var out = ""
     write(value, to: &out)
@@ -65,6 +67,11 @@ extension TestGenerator {
       return
     case let decimal as Decimal:
       out += "Decimal(string: \(quoted("\(decimal)")))!"
+      return
+    case let shared as any SharedValue:
+      out += "Shared(value: "
+      write(shared.currentValue, to: &out)
+      out += ")"
       return
     default:
       break
@@ -237,3 +244,12 @@ extension TestGenerator {
 // it never calls a type's `description`.
 @_silgen_name("swift_EnumCaseName")
 private func enumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
+
+/// A `Shared` value, seen through what it holds: the generator writes and compares that.
+protocol SharedValue {
+  var currentValue: Any { get }
+}
+
+extension Shared: SharedValue {
+  var currentValue: Any { wrappedValue }
+}

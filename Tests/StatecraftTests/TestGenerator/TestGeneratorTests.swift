@@ -1,10 +1,11 @@
 import Clocks
 import Foundation
 import IdentifiedCollections
-import Statecraft
 import StatecraftTestGenerator
 import Testing
 import TodosFeature
+
+@testable import Statecraft
 
 extension Engine {
   /// The test generator: values as Swift source, the smallest mutations, and whole tests whose
@@ -129,6 +130,23 @@ extension Engine {
           == [#"$0.tags["a"] = nil"#, #"$0.tags["b"] = 3"#])
     }
 
+    @Test func aSharedValueIsMutatedThroughItsReferenceNeverReplaced() {
+      let before = Locker.State(box: Shared(value: Locker.Box(count: 1, names: ["a"])))
+      let grown = Locker.State(box: Shared(value: Locker.Box(count: 2, names: ["a", "b"])))
+      #expect(
+        TestGenerator.mutations(from: before, to: grown) == [
+          "$0.box.count = 2", #"$0.box.names.append("b")"#,
+        ])
+      let emptied = Locker.State(box: Shared(value: Locker.Box()))
+      #expect(
+        TestGenerator.mutations(from: before, to: emptied) == [
+          "$0.box.count = 0", "$0.box.names = []",
+        ])
+      #expect(
+        TestGenerator.swiftSource(before)
+          == #"Locker.State(box: Shared(value: Locker.Box(count: 1, names: ["a"])), label: "")"#)
+    }
+
     // MARK: - Whole tests
 
     @Test func sentActionsAreSentAndEffectActionsReceived() async {
@@ -249,6 +267,34 @@ extension Engine {
           extending: "Engine"))
       let committed = try String(
         contentsOf: folder.appendingPathComponent("GeneratedTodosSessionTests.swift"),
+        encoding: .utf8)
+      #expect(normalized(source) == normalized(committed), "\(source)")
+    }
+
+    /// A session of a feature with a shared value, where each step's shared value is its own
+    /// (as in a recording read from JSON), generates the committed
+    /// GeneratedLockerSessionTests.swift.
+    @Test func theLockerSessionGeneratesTheCommittedTest() throws {
+      func state(_ names: [String], label: String) -> Locker.State {
+        Locker.State(box: Shared(value: Locker.Box(count: names.count, names: names)), label: label)
+      }
+      let recording = Recording<Locker.State, Locker.Action>(
+        initialState: state([], label: ""),
+        actions: [.put("a"), .put("b \"quoted\""), .empty],
+        checkpoints: [
+          .init(step: 1, state: state(["a"], label: "a")),
+          .init(step: 2, state: state(["a", "b \"quoted\""], label: "b \"quoted\"")),
+          .init(step: 3, state: state([], label: "b \"quoted\"")),
+        ],
+        stateInterval: 1, origins: [.send, .send, .send], times: [nil, nil, nil])
+      let source = TestGenerator.generate(
+        from: recording,
+        configuration: TestGenerator.Configuration(
+          reducer: "Locker()", testName: "lockerSession", suite: "GeneratedLockerSessionTests",
+          extending: "Engine"))
+      let committed = try String(
+        contentsOf: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+          .appendingPathComponent("GeneratedLockerSessionTests.swift"),
         encoding: .utf8)
       #expect(normalized(source) == normalized(committed), "\(source)")
     }
