@@ -21,6 +21,9 @@ struct TodosCommand: AsyncParsableCommand {
         add TITLE · edit N TITLE · toggle N · delete N (then yes/no)
         filter all|active|done · open N (then title TEXT · notes TEXT · back)
         search [TEXT] · undo · redo · sync · cancel · wait · list · log · help · quit
+      RECORDING:
+        --record s.json records the session; --replay s.json checks it against today's
+        feature; --replay s.json --generate-test prints a Swift Testing test that replays it.
       FILE:
         $XDG_DATA_HOME/statecraft/todos.json, or ~/.local/share/statecraft/todos.json
         when XDG_DATA_HOME is unset, empty or relative. --file picks another.
