@@ -127,7 +127,9 @@ enum Diagnostics {
     'record(into:)' was called on a store made by 'scope'.
 
     A store records the actions its root reduces, which are the root feature's, not this \
-    child's. Record the root store, or apply 'recording(into:)' to the child feature's reducer: \
+    child's. (A reactor's or a feedback system's store is such a scope too: its root reduces \
+    internal events.) Record the root store of a reducer, or apply 'recording(into:)' to the \
+    child feature's reducer: \
     'Scope(state: \\.child, action: \\.child) { Child().recording(into: recorder) }'.
     """
 

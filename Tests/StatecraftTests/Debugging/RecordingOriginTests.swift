@@ -69,6 +69,32 @@ extension Engine {
       #expect(throws: RecordingError.self) { try RecordingOf<Tally>(jsonData: Data(json.utf8)) }
     }
 
+    @Test func originsAreUnknownForActionsThatAreNotEquatable() async {
+      let recorder = Recorder<Int, Opaque>(initialState: 0)
+      let store = Store(initialState: recorder.initialState) {
+        Reduce<Int, Opaque> { state, action in
+          state += action.amount
+          return action.amount == 1 ? .send(Opaque(amount: 2)) : .none
+        }
+        .recording(into: recorder)
+      }
+      store.send(Opaque(amount: 1))
+      #expect(recorder.recording.actions.map(\.amount) == [1, 2])
+      #expect(recorder.recording.origins == [nil, nil])
+      // NB: the store itself knows them, whatever the action's type.
+      let storeRecorder = Recorder<Int, Opaque>(initialState: 0)
+      let recorded = Store(initialState: 0) {
+        Reduce<Int, Opaque> { state, action in
+          state += action.amount
+          return action.amount == 1 ? .send(Opaque(amount: 2)) : .none
+        }
+      }
+      recorded.record(into: storeRecorder)
+      recorded.send(Opaque(amount: 1))
+      #expect(storeRecorder.recording.origins == [.send, .effect])
+      #expect(storeRecorder.recording.checkpoints.map(\.state) == [1, 3])
+    }
+
     @Test func recordingAScopedStoreIsReported() {
       let recorder = RecorderOf<Tally>(initialState: Tally.State())
       let store = Store(initialState: Parent.State(tally: Tally.State())) {
@@ -82,6 +108,11 @@ extension Engine {
       }
     }
   }
+}
+
+/// An action that is not `Equatable`.
+private struct Opaque: Sendable {
+  var amount: Int
 }
 
 /// A parent that relays actions to its Tally child through its own effect.
