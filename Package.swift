@@ -15,6 +15,7 @@ let package = Package(
     .library(name: "StatecraftTesting", targets: ["StatecraftTesting"]),
     .library(name: "StatecraftCombine", targets: ["StatecraftCombine"]),
     .library(name: "StatecraftInspector", targets: ["StatecraftInspector"]),
+    .library(name: "StatecraftTestGenerator", targets: ["StatecraftTestGenerator"]),
   ],
   dependencies: [
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -54,6 +55,11 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
       ]
+    ),
+    // NB: writes tests from recorded sessions; no product of the core depends on it.
+    .target(
+      name: "StatecraftTestGenerator",
+      dependencies: ["Statecraft"]
     ),
     .target(
       name: "StatecraftCombine",
@@ -110,7 +116,8 @@ let package = Package(
     .executableTarget(
       name: "todos",
       dependencies: [
-        "DemoTerminal", "Statecraft", "StatecraftInspector", "TodosFeature",
+        "DemoTerminal", "Statecraft", "StatecraftInspector", "StatecraftTestGenerator",
+        "TodosFeature",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "CasePathsCore", package: "swift-case-paths"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
@@ -156,6 +163,7 @@ let package = Package(
         "StatecraftTesting",
         "StatecraftCombine",
         "StatecraftInspector",
+        "StatecraftTestGenerator",
         "TodosFeature",
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),

@@ -191,12 +191,20 @@ try:
     wait_for("the export button's download",
              lambda: os.path.exists(os.path.join(work, "session.json")))
 
+    # Generate test: the page turns the session into a Swift Testing test of the list feature.
+    driver.find_element(By.ID, "generate").click()
+    wait_for("the generated test", lambda: "await store.send(.add(" in
+             driver.find_element(By.ID, "generated").get_attribute("value"))
+    generated = driver.find_element(By.ID, "generated").get_attribute("value")
+    if "TestStore(initialState: Todos.State(" not in generated:
+        fail("the generated test does not build a TestStore of the list: " + generated[:300])
+
     # Import: the page replays the session against the feature.
     driver.execute_script("document.getElementById('importFile').classList.remove('hidden');")
     driver.find_element(By.ID, "importFile").send_keys(os.path.abspath(session_path))
     wait_for("the import's result", lambda: "reproduced" in text("importResult"))
     print("import:", text("importResult"))
-    session["checkpoints"][0]["state"]["todos"][0]["title"] = "Edited"
+    session["checkpoints"][0]["state"]["list"]["todos"][0]["title"] = "Edited"
     edited_path = os.path.join(work, "edited.json")
     with open(edited_path, "w") as file:
         json.dump(session, file)

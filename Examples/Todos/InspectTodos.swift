@@ -12,7 +12,8 @@ extension TodosApp {
   /// - Parameter configuration: The inspector's; a test generator given in it shows the page's
   ///   "Generate test" button.
   func startInspector(
-    configuration: InspectorConfiguration = InspectorConfiguration()
+    configuration: InspectorConfiguration = InspectorConfiguration(
+      generateTest: TodosTestGeneration.test(ofExportedSession:))
   ) async -> Inspector<Todos.State, Todos.Action>? {
     await DemoInspector.start {
       let inspector = try await Inspector(

@@ -21,6 +21,9 @@ struct TodosCommand: AsyncParsableCommand {
         add TITLE · edit N TITLE · toggle N · delete N (then yes/no)
         filter all|active|done · open N (then title TEXT · notes TEXT · back)
         search [TEXT] · undo · redo · sync · cancel · wait · list · log · help · quit
+      RECORDING:
+        --record s.json records the session; --replay s.json checks it against today's
+        feature; --replay s.json --generate-test prints a Swift Testing test that replays it.
       FILE:
         $XDG_DATA_HOME/statecraft/todos.json, or ~/.local/share/statecraft/todos.json
         when XDG_DATA_HOME is unset, empty or relative. --file picks another.
@@ -59,17 +62,56 @@ struct TodosCommand: AsyncParsableCommand {
   @Flag(help: "Start the Statecraft Inspector and print the URL of its page to standard error.")
   var inspect = false
 
+  @Flag(
+    name: .long,
+    help: "With --replay: print a Swift Testing test that replays the session (see --output).")
+  var generateTest = false
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp("With --generate-test: write the test to this file.", valueName: "path"),
+    completion: .file())
+  var output: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "With --generate-test: put the test in a suite of this name.", valueName: "name"))
+  var suite: String?
+
+  @Option(
+    name: .long,
+    help: ArgumentHelp(
+      "With --generate-test: put the suite in an extension of this type.", valueName: "type"))
+  var extending: String?
+
   func validate() throws {
-    for (option, value) in [("--file", file), ("--record", record), ("--replay", replay)]
+    for (option, value) in [
+      ("--file", file), ("--record", record), ("--replay", replay), ("--output", output),
+    ]
     where value?.isEmpty == true {
       throw ValidationError("\(option) needs a path; an empty one names no file.")
     }
     if replay != nil, record != nil || file != nil {
       throw ValidationError("--replay runs on its own: it reads no todo file and records nothing.")
     }
+    if !generateTest, output != nil || suite != nil || extending != nil {
+      throw ValidationError("--output, --suite and --extending go with --generate-test.")
+    }
+    if generateTest, replay == nil {
+      throw ValidationError(
+        "--generate-test needs --replay: the recorded session to turn into a test.")
+    }
   }
 
   func run() async throws {
+    if let replay, generateTest {
+      let options = TodosTestGeneration.Options(
+        output: output.map { URL(fileURLWithPath: $0) }, suite: suite, extending: extending)
+      let code = TodosTestGeneration.run(URL(fileURLWithPath: replay), options: options)
+      if code != 0 { throw ExitCode(code) }
+      return
+    }
     if let replay {
       let code = await TodosApp.replay(URL(fileURLWithPath: replay))
       if code != 0 { throw ExitCode(code) }

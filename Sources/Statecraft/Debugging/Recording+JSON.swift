@@ -9,8 +9,14 @@ extension Recording {
 }
 
 extension Recording where State: Codable, Action: Codable {
-  /// The recording as JSON: `formatVersion`, `stateInterval`, `initialState`, `actions` and
+  /// The recording as JSON: `formatVersion`, `stateInterval`, `initialState`, `actions`,
+  /// `origins` (`"send"`, `"effect"` or `null` for unknown, one per action), `times` (when each
+  /// action was reduced, in microseconds since the recorder was made, or `null`) and
   /// `checkpoints` (`step` and `state`), with sorted keys.
+  ///
+  /// Recordings written before origins and times existed have neither key, and read with every
+  /// origin and time unknown (`nil`); the format version is the same. A recording without
+  /// actions is written without them.
   ///
   /// - Throws: An `EncodingError` if a state or an action cannot be encoded.
   public func jsonData() throws -> Data {
@@ -77,6 +83,11 @@ extension Recording: Encodable where State: Encodable, Action: Encodable {
       try container.encode(initialState, forKey: .initialState)
     }
     try container.encode(actions, forKey: .actions)
+    // NB: an empty recording is written as before origins and times existed: it reads the same.
+    if !actions.isEmpty {
+      try container.encode(origins, forKey: .origins)
+      try container.encode(times.map { $0.map(microseconds) }, forKey: .times)
+    }
     try container.encode(checkpoints, forKey: .checkpoints)
   }
 }
@@ -92,11 +103,16 @@ extension Recording: Decodable where State: Decodable, Action: Decodable {
       throw RecordingError.unsupportedFormatVersion(
         found: version, supported: recordingFormatVersion)
     }
+    // NB: `origins` and `times` are absent from recordings written before they existed: every
+    // origin and time of those is unknown.
+    let times = try container.decodeIfPresent([Int64?].self, forKey: .times)
     self.init(
       initialState: try container.decode(State.self, forKey: .initialState),
       actions: try container.decode([Action].self, forKey: .actions),
       checkpoints: try container.decode([Checkpoint].self, forKey: .checkpoints),
-      stateInterval: try container.decode(Int.self, forKey: .stateInterval))
+      stateInterval: try container.decode(Int.self, forKey: .stateInterval),
+      origins: try container.decodeIfPresent([ActionOrigin?].self, forKey: .origins),
+      times: times?.map { $0.map { Duration.microseconds($0) } })
     try validate()
   }
 }
@@ -205,7 +221,13 @@ private func posixWords(_ code: Int32) -> String {
 let recordingFormatVersion = 1
 
 enum RecordingCodingKeys: String, CodingKey {
-  case formatVersion, stateInterval, initialState, actions, checkpoints
+  case formatVersion, stateInterval, initialState, actions, origins, times, checkpoints
+}
+
+/// A duration in whole microseconds, rounded down: how a recording's JSON writes its times.
+package func microseconds(_ duration: Duration) -> Int64 {
+  let (seconds, attoseconds) = duration.components
+  return seconds * 1_000_000 + attoseconds / 1_000_000_000_000
 }
 
 enum CheckpointCodingKeys: String, CodingKey {

@@ -8,7 +8,11 @@
 ///
 /// Steps are numbered from 0: step 0 is ``initialState``, and step `n` is the state after the
 /// `n`th action, `actions[n - 1]`. A recording stores the state of some steps only (see
-/// ``Recorder/init(initialState:storingStateEvery:fileID:filePath:line:column:)``): ``checkpoints`` lists them, in order.
+/// ``Recorder/init(initialState:storingStateEvery:clock:fileID:filePath:line:column:)``): ``checkpoints`` lists them, in order.
+///
+/// Each step also carries where its action came from (``origins``: sent from outside or by an
+/// effect) and when it was reduced (``times``), which is what
+/// <doc:GeneratingTests> needs.
 public struct Recording<State, Action> {
   /// The state before the first action (step 0).
   public let initialState: State
@@ -19,6 +23,24 @@ public struct Recording<State, Action> {
   public let checkpoints: [Checkpoint]
   /// How many actions lie between two stored states: 1 when every state is stored.
   public let stateInterval: Int
+  /// Where each action came from, one per action: `origins[n - 1]` is the origin of step `n`.
+  ///
+  /// ``ActionOrigin/send`` for an action sent to the recorded feature from outside (a view, a
+  /// command, a parent feature's effect), ``ActionOrigin/effect`` for one that an effect of the
+  /// recorded feature sent: what a `TestStore` of that feature sends and receives.
+  ///
+  /// `nil` means unknown: the recording was written before origins were recorded (its JSON has
+  /// no `origins`), or it was recorded with
+  /// ``Reducer/recording(into:fileID:filePath:line:column:)`` on a feature whose `Action` is not
+  /// `Equatable`. Tools that need an origin treat an unknown one as ``ActionOrigin/send``.
+  public let origins: [ActionOrigin?]
+  /// When each action was reduced, measured from the moment the recorder was made (on a
+  /// `ContinuousClock`, to the microsecond), one per action; `nil` where unknown (a recording
+  /// written before times were recorded).
+  ///
+  /// A generated test advances its `TestClock` by these times, so that time-based effects
+  /// deliver their actions in the order the session saw them.
+  public let times: [Duration?]
 
   /// The number of steps after the initial state: the number of actions.
   public var stepCount: Int { actions.count }
@@ -46,6 +68,7 @@ public struct Recording<State, Action> {
 
   init(
     initialState: State, actions: [Action], checkpoints: [Checkpoint], stateInterval: Int,
+    origins: [ActionOrigin?]? = nil, times: [Duration?]? = nil,
     initialShared: SharedSnapshot? = nil
   ) {
     self.initialState = initialState
@@ -53,6 +76,15 @@ public struct Recording<State, Action> {
     self.checkpoints = checkpoints
     self.stateInterval = stateInterval
     self.initialShared = initialShared
+    self.origins = origins ?? Array(repeating: nil, count: actions.count)
+    self.times = times ?? Array(repeating: nil, count: actions.count)
+  }
+
+  /// The origin of step `step` (from 1 to ``stepCount``): nil when it is unknown (see
+  /// ``origins``) or the recording has no such step.
+  public func origin(ofStep step: Int) -> ActionOrigin? {
+    guard step >= 1, step <= origins.count else { return nil }
+    return origins[step - 1]
   }
 
   /// The state stored for `step` (the initial state for step 0), or nil when the recording
@@ -71,9 +103,14 @@ public struct Recording<State, Action> {
 extension Recording: Sendable where State: Sendable, Action: Sendable {}
 extension Recording.Checkpoint: Sendable where State: Sendable {}
 extension Recording: Equatable where State: Equatable, Action: Equatable {
-  public static func == (lhs: Recording, rhs: Recording) -> Bool {
-    lhs.stateInterval == rhs.stateInterval && lhs.initialState == rhs.initialState
-      && lhs.actions == rhs.actions && lhs.checkpoints == rhs.checkpoints
+  /// Whether two recordings hold the same initial state, actions, origins and stored states.
+  ///
+  /// Their ``times`` are not compared: two sessions of the same actions are the same recording,
+  /// however fast they were played.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.initialState == rhs.initialState && lhs.actions == rhs.actions
+      && lhs.origins == rhs.origins && lhs.checkpoints == rhs.checkpoints
+      && lhs.stateInterval == rhs.stateInterval
   }
 }
 extension Recording.Checkpoint: Equatable where State: Equatable {
@@ -100,6 +137,13 @@ extension Recording {
   func validate() throws(RecordingError) {
     guard stateInterval >= 1 else {
       throw .inconsistent("its state interval is \(stateInterval); it must be at least 1")
+    }
+    guard origins.count == actions.count, times.count == actions.count else {
+      throw .inconsistent(
+        """
+        it has \(actions.count) actions but \(origins.count) origins and \(times.count) times; \
+        each action needs one of each
+        """)
     }
     var previous = 0
     for checkpoint in checkpoints {

@@ -123,6 +123,16 @@ enum Diagnostics {
     'Store(initialState: recorder.initialState) { Feature().recording(into: recorder) }'.
     """
 
+  static let recordOnScopedStore = """
+    'record(into:)' was called on a store made by 'scope'.
+
+    A store records the actions its root reduces, which are the root feature's, not this \
+    child's. (A reactor's or a feedback system's store is such a scope too: its root reduces \
+    internal events.) Record the root store of a reducer, or apply 'recording(into:)' to the \
+    child feature's reducer: \
+    'Scope(state: \\.child, action: \\.child) { Child().recording(into: recorder) }'.
+    """
+
   static func jumpOutOfRange(step: Int, stepCount: Int) -> String {
     """
     'jump(toStep:)' was asked for step \(step) of a recording of \(stepCount) steps.

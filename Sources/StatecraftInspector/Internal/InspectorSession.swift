@@ -32,6 +32,9 @@ struct InspectedStep<State, Action> {
   /// The feature's action; nil for an idiom's own event (a reactor's mutation).
   let featureAction: Action?
   let origin: ActionOrigin
+  /// When the action was reduced, since the timeline started (a generated test advances its
+  /// clock by it).
+  let time: Duration
   /// The state after the action.
   let state: State
   /// The values the shared values of `state` had after the action (a shared value is a
@@ -52,6 +55,8 @@ final class InspectorSession<State, Action> {
   /// The shared values the state holds, found when the timeline starts, and their values then.
   private var sharedReferences: [any AnySharedReference] = []
   private var initialShared: SharedSnapshot?
+  /// When the timeline started.
+  private var start = ContinuousClock.now
   /// The steps sent to the pages so far.
   private var sentCount = 0
   private var flushScheduled = false
@@ -149,6 +154,7 @@ final class InspectorSession<State, Action> {
     initialState = state
     sharedReferences = SharedSnapshot.references(in: state)
     initialShared = snapshot()
+    start = .now
     steps = []
     sentCount = 0
     travelledTo = nil
@@ -179,7 +185,8 @@ final class InspectorSession<State, Action> {
     steps.append(
       InspectedStep(
         action: step.action, featureAction: step.featureAction, origin: reduced.origin,
-        state: step.state, shared: snapshot(), caseName: caseName(of: step.action)))
+        time: start.duration(to: .now), state: step.state, shared: snapshot(),
+        caseName: caseName(of: step.action)))
     guard !flushScheduled else { return }
     flushScheduled = true
     // NB: the steps of a burst go to the pages in one message, after the send loop is done.
@@ -371,13 +378,14 @@ final class InspectorSession<State, Action> {
 
   // MARK: - Export
 
-  /// The session as the JSON that `Recording(jsonData:)` reads, with each step's origin.
+  /// The session as the JSON that `Recording(jsonData:)` reads, with each step's origin and time.
   func exportData() throws(ExportError) -> Data {
     guard let initialState else { throw .noSession }
     guard let initial = initialState as? any Encodable else { throw .notEncodable("\(State.self)") }
     var actions: [AnyEncodable] = []
     var checkpoints: [ExportedCheckpoint] = []
     var origins: [ActionOrigin] = []
+    var times: [Int64] = []
     actions.reserveCapacity(steps.count)
     checkpoints.reserveCapacity(steps.count)
     for (index, step) in steps.enumerated() {
@@ -392,12 +400,13 @@ final class InspectorSession<State, Action> {
       checkpoints.append(
         ExportedCheckpoint(step: index + 1, state: AnyEncodable(value: state, shared: step.shared)))
       origins.append(step.origin)
+      times.append(microseconds(step.time))
     }
     let recording = ExportedRecording(
       actions: actions, checkpoints: checkpoints,
       formatVersion: Recording<State, Action>.formatVersion,
       initialState: AnyEncodable(value: initial, shared: initialShared), origins: origins,
-      stateInterval: 1)
+      stateInterval: 1, times: times)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
     do {
@@ -440,7 +449,7 @@ enum ExportError: Error, CustomStringConvertible {
   }
 }
 
-/// The JSON of a `Recording`, plus each step's origin (which `Recording` ignores when it reads).
+/// The JSON of a `Recording`, with each step's origin and time.
 private struct ExportedRecording: Encodable {
   let actions: [AnyEncodable]
   let checkpoints: [ExportedCheckpoint]
@@ -448,6 +457,8 @@ private struct ExportedRecording: Encodable {
   let initialState: AnyEncodable
   let origins: [ActionOrigin]
   let stateInterval: Int
+  /// When each action was reduced, in microseconds since the timeline started.
+  let times: [Int64]
 }
 
 private struct ExportedCheckpoint: Encodable {

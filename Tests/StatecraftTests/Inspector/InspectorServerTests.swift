@@ -232,6 +232,9 @@ extension Engine {
         #expect(recording.initialState == Tally.State(count: 3))
         #expect(recording.actions == [.add(1), .fetch, .fetched(100), .note("fetched")])
         #expect(recording.replay(against: Tally()).isReproduced)
+        // NB: with each step's origin and time, which a generated test needs.
+        #expect(recording.origins.allSatisfy { $0 != nil })
+        #expect(recording.times.allSatisfy { $0 != nil })
         let origins = try JSONSerialization.jsonObject(with: Data(export.body.utf8))
         #expect(
           (origins as? [String: Any])?["origins"] as? [String]
