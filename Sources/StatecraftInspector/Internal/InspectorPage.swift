@@ -272,7 +272,7 @@ enum InspectorPage {
           }
         };
         details.addEventListener("toggle", build);
-        if (depth < 3) { details.open = true; build(); }
+        if (depth < 4) { details.open = true; build(); }
         return details;
       }
       const leaf = document.createElement("div"); leaf.className = "leaf";
