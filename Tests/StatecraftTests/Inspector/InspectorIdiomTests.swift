@@ -62,15 +62,7 @@ extension Engine {
       _ inspector: Inspector<some Any, some Any>,
       _ body: @MainActor (inout WireConnection, [String: Any]) async throws -> Result
     ) async throws -> Result {
-      let port = inspector.port
-      return try await WireClient.withConnection(port: port) { connection in
-        let status = try await connection.upgrade(
-          port: port, target: "/socket?token=\(inspector.token)",
-          origin: "http://localhost:\(port)")
-        try #require(status == 101)
-        let welcome = try await connection.readMessage()
-        return try await body(&connection, welcome)
-      }
+      try await withInspectorPage(inspector, host: "localhost", body)
     }
 
     @Test func aReactorStoreShowsItsActionsAndMutationsAndJumps() async throws {

@@ -9,22 +9,11 @@ extension Engine {
   /// awaited, with no sleeps.
   @MainActor
   @Suite struct InspectorServerTests {
-    /// Opens a page's socket with the token and the right Origin, reads the welcome, and runs
-    /// `body` with it.
     func withPage<Result>(
       _ inspector: Inspector<some Any, some Any>,
       _ body: @MainActor (inout WireConnection, [String: Any]) async throws -> Result
     ) async throws -> Result {
-      let port = inspector.port
-      return try await WireClient.withConnection(port: port) { connection in
-        let status = try await connection.upgrade(
-          port: port, target: "/socket?token=\(inspector.token)",
-          origin: "http://127.0.0.1:\(port)")
-        try #require(status == 101)
-        let welcome = try await connection.readMessage()
-        try #require(welcome["type"] as? String == "welcome")
-        return try await body(&connection, welcome)
-      }
+      try await withInspectorPage(inspector, body)
     }
 
     @Test func thePageIsServedWithTheTokenAndRefusedWithout() async throws {

@@ -1,6 +1,8 @@
 import Foundation
 import NIOCore
 import NIOPosix
+import StatecraftInspector
+import Testing
 
 /// A loopback client that speaks HTTP and WebSocket at the byte level, so that tests can send
 /// what a browser sends, and what it never would (a wrong Origin, an oversized or binary frame).
@@ -206,5 +208,24 @@ struct WireConnection {
       }
     }
     return steps
+  }
+}
+
+/// Opens a page's socket with the token and the Origin of a page served from `host`, reads the
+/// welcome, and runs `body` with it.
+@MainActor
+func withInspectorPage<Result>(
+  _ inspector: Inspector<some Any, some Any>,
+  host: String = "127.0.0.1",
+  _ body: @MainActor (inout WireConnection, [String: Any]) async throws -> Result
+) async throws -> Result {
+  let port = inspector.port
+  return try await WireClient.withConnection(port: port) { connection in
+    let status = try await connection.upgrade(
+      port: port, target: "/socket?token=\(inspector.token)", origin: "http://\(host):\(port)")
+    try #require(status == 101)
+    let welcome = try await connection.readMessage()
+    try #require(welcome["type"] as? String == "welcome")
+    return try await body(&connection, welcome)
   }
 }
