@@ -141,6 +141,7 @@ ratios = [
     ("B11 1,000 / 10 busy rows", "B11 1000 busy rows", "B11 10 busy rows", "≤ 1.5×"),
     ("B12 shared field / plain field", "B12 shared field", "B12 plain field", "≈ 1×"),
     ("B12 plain field / floor", "B12 plain field", "B12 floor", "(info)"),
+    ("B13 inspector, no page / none", "B13 inspector, no page", "B13 no inspector", "≤ 1.1×"),
 ]
 counts = [
     ("B8 mallocs per .none send", "B8 none send allocations", "Malloc (total)", 1000, "0"),
