@@ -70,7 +70,7 @@ public struct Shared<Value: Sendable>: Sendable {
   /// The value. Reading it observes all of it; reading a field (`shared.theme`) observes only
   /// that field.
   public var wrappedValue: Value {
-    @inlinable get { reference.read(\.self) }
+    @inlinable @inline(__always) get { reference.read(\.self) }
     nonmutating set { write { $0 = newValue } }
   }
 
@@ -78,7 +78,7 @@ public struct Shared<Value: Sendable>: Sendable {
   public var projectedValue: Shared<Value> { self }
 
   /// Reads a field of the value and observes that field only.
-  @inlinable
+  @inlinable @inline(__always)
   public subscript<Member>(dynamicMember keyPath: KeyPath<Value, Member>) -> Member {
     reference.read(keyPath)
   }
@@ -86,7 +86,9 @@ public struct Shared<Value: Sendable>: Sendable {
   /// Reads or writes a field of the value; reading observes that field only. Write on the main
   /// actor (in a reducer), or use ``withLock(_:)``.
   public subscript<Member>(dynamicMember keyPath: WritableKeyPath<Value, Member>) -> Member {
-    @inlinable get { reference.read(keyPath) }
+    // NB: inlined always, so that the key path literal of the read reaches `read`, where the
+    // optimizer turns its projection into a field access.
+    @inlinable @inline(__always) get { reference.read(keyPath) }
     nonmutating set { write { $0[keyPath: keyPath] = newValue } }
   }
 

@@ -56,6 +56,41 @@ extension Engine {
       #expect(notified.value == 1)
     }
 
+    @Test func readersOfOneFieldFromTwoPlacesAreBothNotifiedAndReadAgainAfterTheChange() {
+      let settings = Shared(value: Settings())
+      let store = Store(initialState: SettingsEditor.State(settings: settings)) {
+        SettingsEditor()
+      }
+      // NB: two key path literals for `theme`, one per call site: two objects, one field.
+      let first = track { _ = store.settings.theme }
+      let second = track { _ = store.settings[dynamicMember: \Settings.theme] }
+      settings.withLock { $0.fontSize = 9 }
+      #expect(first.value == 0)
+      #expect(second.value == 0)
+      settings.withLock { $0.theme = "dark" }
+      #expect(first.value == 1)
+      #expect(second.value == 1)
+
+      let again = track { _ = store.settings[dynamicMember: \Settings.theme] }
+      settings.withLock { $0.theme = "light" }
+      #expect(again.value == 1)
+    }
+
+    @Test func aFieldReadThroughKeyPathsBuiltAtEachReadKeepsItsEntriesBounded() {
+      let settings = Shared(value: Settings())
+      let theme: KeyPath<Settings, String> = \Settings.theme
+      for _ in 1...1_000 {
+        // A key path built at run time is a new object at each read.
+        let built = (\Settings.self).appending(path: theme)
+        _ = settings[dynamicMember: built]
+      }
+      #expect(settings.reference.observed.count <= ObservedFieldEntry<Settings>.aliasLimit)
+      let notified = track { _ = settings[dynamicMember: (\Settings.self).appending(path: theme)] }
+      settings.withLock { $0.theme = "dark" }
+      #expect(notified.value == 1)
+      #expect(settings.reference.observed.isEmpty)
+    }
+
     @Test func aReaderOfTheWholeValueIsNotifiedOfAnyChange() {
       let settings = Shared(value: Settings())
       let store = Store(initialState: SettingsEditor.State(settings: settings)) {
