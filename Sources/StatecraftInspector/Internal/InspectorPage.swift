@@ -117,6 +117,7 @@ enum InspectorPage {
     let capabilities = {};
     let socket = null;
     let detailTimer = null;
+    let renderScheduled = false; // a render of the log is due at the next frame
     let liveCount = 0;           // steps known, including those not shown while paused
     let shownCount = 0;          // steps shown in the log and the slider
 
@@ -194,6 +195,19 @@ enum InspectorPage {
       $("stepLabel").textContent = (travelling ? selected : shownCount) + " / " + shownCount;
       renderLog(true);
       if (!travelling && !paused) scheduleLiveDetail();
+    }
+
+    // A burst of steps (each sent action is a step, and may come in a message of its own) is
+    // drawn once per frame: drawing the log at each message would keep the page behind the
+    // store, and a hidden page draws nothing until it is shown.
+    function scheduleRender() {
+      if (renderScheduled) return;
+      renderScheduled = true;
+      requestAnimationFrame(() => {
+        renderScheduled = false;
+        if (!paused && !travelling) showSteps();
+        setStatus();
+      });
     }
 
     function scheduleLiveDetail() {
@@ -304,8 +318,7 @@ enum InspectorPage {
           case "steps":
             for (const step of message.steps) { steps.push(step); addCase(step.c); }
             liveCount = steps.length;
-            if (!paused && !travelling) showSteps();
-            setStatus();
+            scheduleRender();
             break;
           case "detail": showDetail(message); break;
           case "live":
