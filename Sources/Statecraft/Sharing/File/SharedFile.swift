@@ -203,7 +203,14 @@ final class SharedFile: @unchecked Sendable {
     }
     return SharedSubscription { [weak self] in
       task.cancel()
-      self?.lock.withLock { _ = self?.subscribers.removeValue(forKey: id) }
+      guard let self else { return }
+      // NB: `self` is held until the lock is released. Written `self?.lock.withLock { self?… }`,
+      // the optimizer released the outer reference once it had the lock, and the inner one,
+      // when it was the last, ran `deinit` inside the lock: its flush took the same lock, and
+      // the thread waited on itself forever (a release build of todos hung at exit).
+      withExtendedLifetime(self) {
+        self.lock.withLock { _ = self.subscribers.removeValue(forKey: id) }
+      }
     }
   }
 
