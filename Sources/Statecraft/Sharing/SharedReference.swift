@@ -111,15 +111,27 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
       lock.unlock()
       return readWhileTracked(keyPath)
     }
+    return readLocked(keyPath)
+  }
+
+  /// A read of a value that a test store tracks: its asserted value while an assertion runs.
+  @usableFromInline
+  func readWhileTracked<Member>(_ keyPath: KeyPath<Value, Member>) -> Member {
+    if let tracker, let asserted = tracker.assertedValue(of: self) {
+      return asserted[keyPath: keyPath]
+    }
+    lock.lock()
+    return readLocked(keyPath)
+  }
+
+  /// Reads `keyPath` of the value and registers the read. Call with the lock held: it releases
+  /// it.
+  @inlinable @inline(__always)
+  func readLocked<Member>(_ keyPath: KeyPath<Value, Member>) -> Member {
     let member = value[keyPath: keyPath]
     let field = observedField(ObjectIdentifier(keyPath))
     lock.unlock()
-    if let field {
-      registrar.access(
-        self, keyPath: unsafeDowncast(field.readKeyPath, to: KeyPath<SharedReference, Member>.self))
-    } else {
-      observe(keyPath, value: member)
-    }
+    access(field ?? observe(keyPath, value: member), as: Member.self)
     return member
   }
 
@@ -130,28 +142,22 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
     return nil
   }
 
-  /// A read of a value that a test store tracks: its asserted value while an assertion runs.
-  @usableFromInline
-  func readWhileTracked<Member>(_ keyPath: KeyPath<Value, Member>) -> Member {
-    if let tracker, let asserted = tracker.assertedValue(of: self) {
-      return asserted[keyPath: keyPath]
-    }
-    lock.lock()
-    let member = value[keyPath: keyPath]
-    let field = observedField(ObjectIdentifier(keyPath))
-    lock.unlock()
-    if let field {
-      field.access(self)
-    } else {
-      observe(keyPath, value: member)
-    }
-    return member
+  /// Registers a read of `field`, whose member is a `Member`, with Observation.
+  @inlinable @inline(__always)
+  func access<Member>(_ field: ObservedField<Value>, as _: Member.Type) {
+    // NB: the field's key path is a `KeyPath<SharedReference, Member>`: its entry was found by
+    // the identity of a key path to a `Member`, or made for one.
+    registrar.access(
+      self, keyPath: unsafeDowncast(field.readKeyPath, to: KeyPath<SharedReference, Member>.self))
   }
 
-  /// Starts observing the field at `keyPath`, read for the first time, and registers the read.
+  /// The field at `keyPath`, read for the first time through this key path object: the field
+  /// of an equal key path already observed, else a new one.
   @usableFromInline
-  func observe<Member>(_ keyPath: KeyPath<Value, Member>, value member: Member) {
-    let field = lock.withLock {
+  func observe<Member>(_ keyPath: KeyPath<Value, Member>, value member: Member)
+    -> ObservedField<Value>
+  {
+    lock.withLock {
       let id = ObjectIdentifier(keyPath)
       if let existing = observedField(id) { return existing }
       // NB: another key path object for a field already observed (another call site, or a key
@@ -168,7 +174,6 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
       observed.append(ObservedFieldEntry(id: id, keyPath: keyPath, field: field))
       return field
     }
-    field.access(self)
   }
 
   /// The member at `keyPath`: the key path that Observation is told about for reads of it.
@@ -269,16 +274,10 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
       guard !observed.isEmpty else { return [] }
       let value = value
       var changed: [ObservedField<Value>] = []
-      var unchanged: [ObservedField<Value>] = []
       observed.removeAll { entry in
-        let field = entry.field
-        if changed.contains(where: { $0 === field }) { return true }
-        if unchanged.contains(where: { $0 === field }) { return false }
-        guard field.hasChanged(value) else {
-          unchanged.append(field)
-          return false
-        }
-        changed.append(field)
+        guard entry.field.hasChanged(value) else { return false }
+        // NB: the entries of one field share it: it is told once.
+        if !changed.contains(where: { $0 === entry.field }) { changed.append(entry.field) }
         return true
       }
       return changed
@@ -321,15 +320,12 @@ final class ObservedField<Value: Sendable> {
   /// once (the runtime instantiates such a key path at each evaluation).
   @usableFromInline let readKeyPath: AnyKeyPath
   let hasChanged: (Value) -> Bool
-  /// Registers a read of the field with Observation.
-  let access: (SharedReference<Value>) -> Void
   /// Tells Observation that the field changed.
   let notify: (SharedReference<Value>) -> Void
 
   init<Member>(keyPath: KeyPath<Value, Member>, value: Member) {
     let readKeyPath = \SharedReference<Value>.[field: keyPath]
     self.readKeyPath = readKeyPath
-    self.access = { $0.registrar.access($0, keyPath: readKeyPath) }
     self.notify = {
       $0.registrar.willSet($0, keyPath: readKeyPath)
       $0.registrar.didSet($0, keyPath: readKeyPath)

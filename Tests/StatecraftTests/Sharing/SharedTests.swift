@@ -91,6 +91,21 @@ extension Engine {
       #expect(settings.reference.observed.isEmpty)
     }
 
+    @Test func readsFromManyThreadsThroughNewKeyPathsBesideLockedWritesLoseNothing() {
+      let settings = Shared(value: Settings())
+      DispatchQueue.concurrentPerform(iterations: 1_000) { n in
+        let fontSize: KeyPath<Settings, Int> = \Settings.fontSize
+        if n.isMultiple(of: 2) {
+          settings.withLock { $0.fontSize += 1 }
+        } else {
+          _ = settings[dynamicMember: (\Settings.self).appending(path: fontSize)]
+          _ = settings.theme
+        }
+      }
+      #expect(settings.fontSize == Settings().fontSize + 500)
+      #expect(settings.reference.observed.count <= ObservedFieldEntry<Settings>.aliasLimit)
+    }
+
     @Test func aReaderOfTheWholeValueIsNotifiedOfAnyChange() {
       let settings = Shared(value: Settings())
       let store = Store(initialState: SettingsEditor.State(settings: settings)) {
