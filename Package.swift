@@ -165,6 +165,10 @@ let package = Package(
         "StatecraftInspector",
         "StatecraftTestGenerator",
         "TodosFeature",
+        // NB: the `@CasePathable` macro, in the tests only: it builds swift-syntax, which no
+        // product's build graph may (`.ci/run` checks the core products'). The tests show that
+        // case key paths the macro writes work where hand-written ones do.
+        .product(name: "CasePaths", package: "swift-case-paths"),
         .product(name: "Clocks", package: "swift-clocks"),
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),

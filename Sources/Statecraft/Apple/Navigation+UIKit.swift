@@ -13,9 +13,10 @@
     /// }
     /// ```
     ///
-    /// Keep the token while the controller shows the store. A controller the user dismisses
-    /// itself (a swipe) should send `.dismiss` from its presentation controller's delegate.
-    @discardableResult
+    /// Keep the token while the controller shows the store: the presentation stops following
+    /// the store when it is released (so the result is not discardable). A controller the user
+    /// dismisses itself (a swipe) should send `.dismiss` from its presentation controller's
+    /// delegate.
     public func present<State, Action, ChildState, ChildAction>(
       store: Store<State, Action>,
       state toPresentation: KeyPath<State, PresentationState<ChildState>>,

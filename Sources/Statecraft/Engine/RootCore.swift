@@ -124,6 +124,7 @@ package final class RootCore<State, Action>: Core {
       pendingState = [state]
     case .applyAndPublish:
       currentState = state
+      stateReplaced()
       settle(.publish)
     }
     return true
@@ -155,6 +156,7 @@ package final class RootCore<State, Action>: Core {
         step = loop.queueDrained()
       case .applyPendingState:
         currentState = pendingState.removeLast()
+        stateReplaced()
         step = loop.pendingStateApplied()
       case .publish:
         storeRuntime.publish()
@@ -196,6 +198,14 @@ package final class RootCore<State, Action>: Core {
     }
     if !stepObservers.isEmpty { tellStepObservers(action, origin: origin) }
     if loop.hasPendingEffect { startPendingEffect(group: &group) }
+    if effects.hasChildEffects || loop.queuedChildActions > 0 {
+      cancelEffectsOfDepartedChildren()
+    }
+  }
+
+  /// After the state was replaced outside the reducer (time travel, a replay): the child
+  /// instances that are not in the new state leave it, as if a reducer had removed them.
+  private func stateReplaced() {
     if effects.hasChildEffects || loop.queuedChildActions > 0 {
       cancelEffectsOfDepartedChildren()
     }

@@ -269,6 +269,21 @@ extension Diagnostics {
     """
   }
 
+  static func dismissWhileNothingPresented(
+    action: Any, statePath: AnyKeyPath, parent: Any.Type
+  ) -> String {
+    """
+    An 'ifLet' in '\(parent)' received a '.dismiss' while nothing was presented:
+
+      \(action)
+
+    The presentation at '\(statePath)' was already nil, so there was nothing to dismiss. This \
+    usually means a view or a parent sent '.dismiss' twice, or after the child was replaced. (A \
+    child's own 'dismiss()' after it was dismissed is dropped with its effects, and the \
+    navigation bindings send '.dismiss' only while the presentation they read is shown.)
+    """
+  }
+
   static func stackPushWithStaleID(id: Any, lastID: Any, statePath: AnyKeyPath, parent: Any.Type)
     -> String
   {

@@ -101,7 +101,9 @@ extension Store {
   /// A binding to a navigation stack's path, the shape SwiftUI's `NavigationStack(path:)`
   /// needs: it reads one component per element, and setting it sends what turns the stack
   /// into the new path: `.popFrom(id:)` of the first element that is gone, then `.push(id:state:)`
-  /// for each new component.
+  /// for each new component. A component with an id the stack already used (a link tapped again
+  /// after its screen was popped; a screen above one removed from the middle) is pushed with a
+  /// fresh id.
   ///
   /// ```swift
   /// NavigationStack(path: Binding(store.binding(path: \.path, action: \.path))) {
@@ -122,9 +124,9 @@ extension Store {
         return ids.map { StackPathComponent(id: $0, state: stack[id: $0]!) }
       },
       set: { path in
-        let ids = self.core.state[keyPath: toStack].ids
+        let stack = self.core.state[keyPath: toStack]
         let actions: [StackAction<ElementState, ElementAction>] = StackPathChange.actions(
-          from: Array(ids), to: path)
+          from: Array(stack.ids), lastID: stack.lastID, to: path)
         for action in actions {
           self.send(embed.embed(action))
         }
@@ -136,15 +138,23 @@ extension Store {
 enum StackPathChange {
   /// The actions that turn the stack of `ids` into `path`: a pop from the first id that is not
   /// kept, then a push of each component after the kept ones.
+  ///
+  /// A component whose id the stack has already used (`lastID` is the greatest) is pushed with a
+  /// fresh id: a link drawn before, tapped again after its screen was popped, or a screen kept
+  /// above one the view removed from the middle (popped with it, then pushed again as a new
+  /// screen). Ids are never reused, so a late action of the popped screen can't reach it.
   static func actions<State, Action>(
-    from ids: [StackElementID], to path: [StackPathComponent<State>]
+    from ids: [StackElementID], lastID: StackElementID, to path: [StackPathComponent<State>]
   ) -> [StackAction<State, Action>] {
     var kept = 0
     while kept < ids.count, kept < path.count, ids[kept] == path[kept].id { kept += 1 }
     var actions: [StackAction<State, Action>] = []
     if kept < ids.count { actions.append(.popFrom(id: ids[kept])) }
+    var lastID = lastID
     for component in path[kept...] {
-      actions.append(.push(id: component.id, state: component.state))
+      let id = component.id > lastID ? component.id : StackElementID()
+      lastID = id
+      actions.append(.push(id: id, state: component.state))
     }
     return actions
   }

@@ -46,6 +46,25 @@ extension PresentationAction: CasePathable {
           return ()
         })
     }
+
+    /// One case of an enum child as a presentation: its actions presented, and the dismissal.
+    subscript<Member>(
+      presentationOf casePath: AnyCasePath<Action, Member>
+    ) -> AnyCasePath<PresentationAction, PresentationAction<Member>> {
+      AnyCasePath(
+        embed: {
+          switch $0 {
+          case .dismiss: .dismiss
+          case .presented(let member): .presented(casePath.embed(member))
+          }
+        },
+        extract: {
+          switch $0 {
+          case .dismiss: .dismiss
+          case .presented(let action): casePath.extract(from: action).map { .presented($0) }
+          }
+        })
+    }
   }
 
   /// The case paths of a presentation action.

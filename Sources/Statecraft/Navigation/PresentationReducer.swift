@@ -25,10 +25,12 @@ extension Reducer {
   /// - The child's effects run in a namespace of the presentation: when it is dismissed or
   ///   replaced by another presentation (by any reducer, at any depth) they are cancelled, and
   ///   the actions they would still send are dropped, never delivered to the new child.
-  /// - A child action that arrives while nothing is presented is reported as an issue.
+  /// - A child action, or a `.dismiss`, that arrives while nothing is presented is reported as an
+  ///   issue.
   /// - The child can end its own presentation with `Effect.dismiss()` or a ``DismissEffect``.
   /// - An ``AlertState`` or ``ConfirmationDialogState`` child (or an enum destination in a case
-  ///   that holds one) is dismissed by any of its actions (a pressed button).
+  ///   that holds one) is dismissed by any of its actions (a pressed button). What counts is the
+  ///   child before the action: a child that turns itself into an alert shows it.
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
     _ toPresentation: WritableKeyPath<State, PresentationState<ChildState>>,
@@ -137,20 +139,27 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
     switch presentationAction {
     case .presented(let childAction):
       let presented = state[keyPath: toPresentation].id
+      // NB: whether the child was an alert or a dialog *before* the action: a child that turns
+      // itself into an alert (a destination changing its own case) shows that alert.
+      let wasEphemeral =
+        presented != nil && isEphemeral(state[keyPath: toPresentation].value as Any)
       let childEffect = reduceChild(into: &state, action: childAction, action: action)
       let parentEffect = parent.reduce(into: &state, action: action)
       // NB: an alert or a dialog goes away with the button that was pressed, unless the parent
       // presented something else in its place.
-      if let presented, state[keyPath: toPresentation].id == presented,
-        isEphemeral(state[keyPath: toPresentation].value as Any)
-      {
+      if wasEphemeral, let presented, state[keyPath: toPresentation].id == presented {
         state[keyPath: toPresentation].wrappedValue = nil
       }
       return .merge(childEffect, parentEffect)
     case .dismiss:
-      let presented = state[keyPath: toPresentation].id
+      guard let presented = state[keyPath: toPresentation].id else {
+        location.report(
+          Diagnostics.dismissWhileNothingPresented(
+            action: action, statePath: toPresentation, parent: Parent.self))
+        return parent.reduce(into: &state, action: action)
+      }
       let parentEffect = parent.reduce(into: &state, action: action)
-      if let presented, state[keyPath: toPresentation].id == presented {
+      if state[keyPath: toPresentation].id == presented {
         state[keyPath: toPresentation].wrappedValue = nil
       }
       return parentEffect

@@ -1,3 +1,5 @@
+import CasePathsCore
+import ConcurrencyExtras
 import CustomDump
 
 /// Optional child state that a parent presents (a sheet, a cover, a pushed screen, an alert),
@@ -28,9 +30,13 @@ import CustomDump
 ///
 /// Assigning a value (`state.detail = Detail.State()`) is a fresh presentation, even over a
 /// presented child: the old child's effects are cancelled and its late actions dropped. Mutating
-/// the presented child in place (`state.detail?.count += 1`) keeps its identity. Two presentation
-/// states are equal when their children are: the identity is not compared, so a test store's
-/// expected state needs no ids.
+/// the presented child in place (`state.detail?.count += 1`) keeps its identity, and so does
+/// assigning an `Identifiable` child with the id of the one presented (a copy, changed and
+/// assigned back). Two presentation states are equal when their children are: the identity is
+/// not compared, so a test store's expected state needs no ids.
+///
+/// It is `Codable` when its child is, encoded as the optional child; a decoded child is a fresh
+/// presentation.
 @propertyWrapper
 public struct PresentationState<State> {
   @usableFromInline var value: State?
@@ -48,8 +54,12 @@ public struct PresentationState<State> {
   public var wrappedValue: State? {
     get { value }
     set {
+      if newValue == nil {
+        id = nil
+      } else if id == nil || !Self.isSameChild(value, newValue) {
+        id = PresentationID()
+      }
       value = newValue
-      id = newValue == nil ? nil : PresentationID()
     }
     _modify {
       yield &value
@@ -69,6 +79,15 @@ public struct PresentationState<State> {
 
   /// Whether a child is presented.
   public var isPresented: Bool { value != nil }
+
+  /// Whether `new`, assigned over `old`, is the same child: both `Identifiable` with the same
+  /// `id` (a copy of the child, changed and assigned back).
+  private static func isSameChild(_ old: State?, _ new: State?) -> Bool {
+    guard let old, let new, let oldID = ChildIdentity.identifiableID(of: old) else {
+      return false
+    }
+    return ChildIdentity.identifiableID(of: new) == oldID
+  }
 }
 
 /// The `@Presents` spelling of ``PresentationState``: `@Presents var alert: AlertState<Alert>?`.
@@ -96,7 +115,66 @@ extension PresentationState: Hashable where State: Hashable {
 
 extension PresentationState: Sendable where State: Sendable {}
 
+extension PresentationState: Encodable where State: Encodable {
+  /// Encodes the optional child (the identity belongs to this process and is not encoded).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(value)
+  }
+}
+
+extension PresentationState: Decodable where State: Decodable {
+  /// Decodes the optional child: a decoded child is a fresh presentation.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    self.init(wrappedValue: container.decodeNil() ? nil : try container.decode(State.self))
+  }
+}
+
 extension PresentationState: CustomDumpRepresentable {
   /// Dumps as the optional child, so that a test store's diff shows the child only.
   public var customDumpValue: Any { value as Any }
+}
+
+extension PresentationState where State: CasePathable {
+  /// The presentation of one case of an enum destination: presented, with the destination's
+  /// identity, while the destination is in that case; nothing otherwise.
+  ///
+  /// It is what SwiftUI's presentation modifiers and `scope` need to show one destination:
+  ///
+  /// ```swift
+  /// .sheet(store: store, state: \.$destination[case: \.addContact],
+  ///        action: \.destination.addContact) { AddContactView(store: $0) }
+  /// ```
+  public subscript<Case>(case casePath: CaseKeyPath<State, Case>) -> PresentationState<Case> {
+    var presentation = PresentationState<Case>(wrappedValue: nil)
+    if let value, let child = value[case: casePath] {
+      presentation.value = child
+      presentation.id = id
+    }
+    return presentation
+  }
+}
+
+extension Case {
+  /// The presentation actions of one case of an enum destination: `\.destination.addContact`
+  /// is `.destination(.presented(.addContact(…)))` for a child action and
+  /// `.destination(.dismiss)` for the dismissal (which matches whatever case is presented). It
+  /// is what `scope` and the navigation bindings take to show one destination.
+  public subscript<Child: CasePathable, Member>(
+    dynamicMember keyPath: KeyPath<Child.AllCasePaths, AnyCasePath<Child, Member>>
+  ) -> Case<PresentationAction<Member>> where Value == PresentationAction<Child> {
+    appending(self, Value.allCasePaths[presentationOf: Child.allCasePaths[keyPath: keyPath]])
+  }
+}
+
+/// `base` followed by `casePath`.
+// NB: not in the subscript above, whose closures would capture the metatype of its `CasePathable`
+// generic parameter, which is not known to be Sendable.
+private func appending<Root, Member>(
+  _ base: Case<Root>, _ casePath: AnyCasePath<Root, Member>
+) -> Case<Member> {
+  Case<Member>(
+    embed: { base._embed(casePath.embed($0)) },
+    extract: { base._extract(from: $0).flatMap(casePath.extract(from:)) })
 }

@@ -27,8 +27,9 @@ import OrderedCollections
 ///
 /// It is a collection of the element states (`append`, `removeLast`, `popLast`, `removeAll`,
 /// subscripts by position), and reaches an element by id with `path[id:]`. An element added
-/// any way gets a fresh id. Two stacks are equal when their elements are: ids are not compared,
-/// so a test store's expected state needs no ids.
+/// any way gets a fresh id, and keeps it when the stack is reordered. Two stacks are equal when
+/// their elements are: ids are not compared, so a test store's expected state needs no ids. It is
+/// `Codable` when its elements are, as an array; decoded elements get fresh ids.
 public struct StackState<Element> {
   @usableFromInline var elements: OrderedDictionary<StackElementID, Element> = [:]
   /// The greatest id this stack has held, or an id made when it was created: a push must use a
@@ -47,8 +48,11 @@ public struct StackState<Element> {
   /// The ids of the elements, bottom first.
   public var ids: OrderedSet<StackElementID> { elements.keys }
 
-  /// The element with `id`, or nil when it is not on the stack. Setting nil pops nothing:
-  /// use ``pop(from:)``.
+  /// The element with `id`, or nil when it is not on the stack.
+  ///
+  /// Setting nil removes that element (only it: ``pop(from:)`` removes the ones above too); its
+  /// effects are cancelled. Setting an element for an id that is not on the stack does nothing:
+  /// an element is added with a fresh id (`append`).
   public subscript(id id: StackElementID) -> Element? {
     get { elements[id] }
     _modify {
@@ -59,7 +63,11 @@ public struct StackState<Element> {
       }
       var element: Element? = elements.values[index]
       yield &element
-      if let element { elements.values[index] = element }
+      if let element {
+        elements.values[index] = element
+      } else {
+        elements.remove(at: index)
+      }
     }
   }
 
@@ -89,6 +97,19 @@ extension StackState: RandomAccessCollection, MutableCollection, RangeReplaceabl
   public subscript(position: Int) -> Element {
     get { elements.values[position] }
     _modify { yield &elements.values[position] }
+  }
+
+  /// Exchanges two elements, each with its id: an element's id (and so its running effects)
+  /// stays with its state when the stack is reordered (`swapAt`, `reverse()`, `shuffle()`).
+  public mutating func swapAt(_ i: Int, _ j: Int) {
+    elements.swapAt(i, j)
+  }
+
+  /// Sorts the elements, each with its id.
+  public mutating func sort(
+    by areInIncreasingOrder: (Element, Element) throws -> Bool
+  ) rethrows {
+    try elements.sort { try areInIncreasingOrder($0.value, $1.value) }
   }
 
   /// Replaces the elements in `subrange` with `newElements`, each with a fresh id.
@@ -124,7 +145,31 @@ extension StackState: Hashable where Element: Hashable {
   }
 }
 
+extension StackState where Element: Comparable {
+  /// Sorts the elements in increasing order, each with its id.
+  public mutating func sort() {
+    sort(by: <)
+  }
+}
+
 extension StackState: Sendable where Element: Sendable {}
+
+extension StackState: Encodable where Element: Encodable {
+  /// Encodes the elements as an array, bottom first (ids belong to this process and are not
+  /// encoded).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(Array(elements.values))
+  }
+}
+
+extension StackState: Decodable where Element: Decodable {
+  /// Decodes an array of elements, bottom first, each with a fresh id.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    self.init(try container.decode([Element].self))
+  }
+}
 
 extension StackState: CustomDumpRepresentable {
   /// Dumps as the array of elements, so that a test store's diff shows the screens.

@@ -40,8 +40,9 @@ extension Engine {
       await withKnownIssue {
         await store.send(.push)
       } matching: {
-        $0.description.contains("State was not expected to change")
-          || $0.description.contains("path")
+        $0.description.contains("The state changed after")
+          && $0.description.contains("but the test asserted no change")
+          && $0.description.contains("+   path: [")
       }
     }
 
@@ -50,8 +51,10 @@ extension Engine {
       await store.send(.push) { $0.path.append(Ticker.State()) }
       await withKnownIssue {
         await store.send(.path(.popFrom(id: store.state.path.ids[0])))
-      } matching: { _ in
-        true
+      } matching: {
+        $0.description.contains("The state changed after")
+          && $0.description.contains("but the test asserted no change")
+          && $0.description.contains("+ Drill.State(path: [])")
       }
     }
 

@@ -110,7 +110,7 @@ extension Engine {
       let b = StackElementID()
       let c = StackElementID()
       let actions: [StackAction<Int, Never>] = StackPathChange.actions(
-        from: [a, b],
+        from: [a, b], lastID: b,
         to: [StackPathComponent(id: a, state: 1), StackPathComponent(id: c, state: 3)]
       )
       #expect(actions.count == 2)

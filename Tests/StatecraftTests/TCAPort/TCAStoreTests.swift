@@ -17,8 +17,10 @@ extension Engine {
   /// The Composable Architecture's `StoreTests`, ported to Statecraft's spelling.
   ///
   /// Not ported: dependency overrides (`testOverrideDependencies…`, `testStoreVsTestStore…`,
-  /// `testInit_…WithDependencies`), `@Presents` and `@Shared` scoping (issues 17 and 18),
-  /// `testScopeCallCount…` (counts TCA's internal scope closures), view stores.
+  /// `testInit_…WithDependencies`), `testScopeCallCount…` (counts TCA's internal scope
+  /// closures), view stores. `@Presents` and `@Shared` scoping have suites of their own, in
+  /// Navigation/ and Sharing/, written for Statecraft rather than ported (TCA's tests of them
+  /// lean on its macros and dependencies).
   @MainActor
   @Suite struct TCAStoreTests {
     @Test func cancellableIsRemovedOnImmediatelyCompletingEffect() async {
