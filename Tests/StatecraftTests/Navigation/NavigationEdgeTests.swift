@@ -167,6 +167,47 @@ struct Reorder: Reducer {
   }
 }
 
+
+/// A reactor that presents an alert and pushes screens with navigation state values; its
+/// `reduce` handles the dismissal and the pops itself (a reactor has no `ifLet` or `forEach`).
+final class TrashReactor: Reactor {
+  struct State: Equatable, Sendable {
+    @Presents var alert: AlertState<Action.Alert>?
+    var path = StackState<Int>()
+    var deleted = 0
+  }
+
+  @CasePathable
+  enum Action: Equatable, Sendable {
+    case deleteTapped
+    case alert(PresentationAction<Alert>)
+    case open(Int)
+    case path(StackAction<Int, Never>)
+
+    enum Alert: Equatable, Sendable { case confirm }
+  }
+
+  static let confirmAlert = AlertState<Action.Alert>(
+    title: "Empty the trash?",
+    buttons: [ButtonState(role: .destructive, action: .confirm, label: "Empty")])
+
+  func mutate(state: State, action: Action) -> Effect<Action> { .send(action) }
+
+  func reduce(state: inout State, mutation: Action) {
+    switch mutation {
+    case .deleteTapped: state.alert = Self.confirmAlert
+    case .alert(.presented(.confirm)):
+      state.deleted += 1
+      state.alert = nil
+    case .alert(.dismiss): state.alert = nil
+    case .open(let screen): state.path.append(screen)
+    case .path(.popFrom(let id)): state.path.pop(from: id)
+    case .path(.push(_, let screen)): state.path.append(screen)
+    case .path(.element): break
+    }
+  }
+}
+
 extension Engine {
   /// Navigation at its edges: a child that changes its own case, stray dismissals, links tapped
   /// again, copies assigned back, reordered and edited stacks, encoding, enum destination cases,
@@ -369,6 +410,29 @@ extension Engine {
 
       let empty = try JSONDecoder().decode(Saved.self, from: JSONEncoder().encode(Saved()))
       #expect(empty.path.isEmpty && empty.sheet == nil && empty.$sheet.id == nil)
+    }
+
+    // MARK: - A reactor's navigation state
+
+    @Test func aReactorPresentsAndPushesWithNavigationStateAndTheBindings() {
+      let store = Store(initialState: TrashReactor.State(), reactor: TrashReactor())
+      let alert = store.binding(isPresented: \.$alert, action: \.alert)
+      #expect(!alert.wrappedValue)
+      store.send(.deleteTapped)
+      #expect(store.alert == TrashReactor.confirmAlert)
+      // The view dismissed it (a tap outside): the reactor hears `.dismiss`.
+      store.binding(isPresented: \.$alert, action: \.alert).wrappedValue = false
+      #expect(store.alert == nil)
+      store.send(.deleteTapped)
+      store.send(.alert(.presented(.confirm)))
+      #expect(store.deleted == 1 && store.alert == nil)
+
+      store.send(.open(1))
+      store.send(.open(2))
+      let path = store.binding(path: \.path, action: \.path)
+      #expect(path.wrappedValue.map(\.state) == [1, 2])
+      path.wrappedValue.removeLast()  // the back button
+      #expect(Array(store.path) == [1])
     }
 
     // MARK: - A state replaced outside the reducer
