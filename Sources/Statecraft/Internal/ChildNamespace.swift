@@ -28,7 +28,9 @@ import ConcurrencyExtras
 // (`Effect.inScope`), and an `ifLet`, `forEach` or case scope wraps its child's effect in its own
 // component. A reducer that scopes state by hand leaves a gap: the look-up then meets a state
 // of another type, and treats the instance as present (its effects end as before: by id, by
-// task, or with the store).
+// task, or with the store). An `ifLet` over a presentation closes most of that gap itself: it
+// cancels a presentation it sees end while it reduces (`.cancelNamespace`, which a `Scope`
+// rewrites as it does the instance's effects).
 
 /// Whether a child instance is in the state it was looked up in.
 enum ChildPresence {
@@ -254,8 +256,13 @@ extension Effect {
   @usableFromInline
   func inScope(_ keyPath: AnyKeyPath) -> Self {
     switch operation {
-    case .none, .send, .run, .subscribe, .cancel, .cancelNamespace:
+    case .none, .send, .run, .subscribe, .cancel:
       return self
+    case .cancelNamespace(let component):
+      // NB: an operator's cancellation of one of its instances names the instance as its
+      // effects do, so it is scoped the same way.
+      guard let child = component.base as? ChildNamespace else { return self }
+      return Self(operation: .cancelNamespace(AnyHashableSendable(child.inScope(keyPath))))
     case .namespaced(let component, let effect):
       guard let child = component.base as? ChildNamespace else { return self }
       return Self(operation: .namespaced(AnyHashableSendable(child.inScope(keyPath)), effect))

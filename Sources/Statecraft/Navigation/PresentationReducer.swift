@@ -132,7 +132,21 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     // NB: the effects of a presentation that any reducer dismisses or replaces are cancelled by
-    // the root after the action (see ChildNamespace.swift): this reducer only names them.
+    // the root after the action (see ChildNamespace.swift). The root finds the presentation
+    // through the `Scope`s above; a parent that runs this reducer on state it scoped by hand
+    // hides it, so this reducer also cancels a presentation it sees end while it reduces.
+    guard let presented = state[keyPath: toPresentation].id else {
+      return reduceParentAndChild(into: &state, action: action)
+    }
+    let child = state[keyPath: toPresentation].value.flatMap { ChildIdentity.of($0) }
+    let effect = reduceParentAndChild(into: &state, action: action)
+    guard state[keyPath: toPresentation].id != presented else { return effect }
+    return .merge(effect, .cancelNamespace(namespace(id: presented, child: child)))
+  }
+
+  private func reduceParentAndChild(into state: inout Parent.State, action: Parent.Action)
+    -> Effect<Parent.Action>
+  {
     guard let presentationAction = toPresentationAction.extract(from: action) else {
       return parent.reduce(into: &state, action: action)
     }
@@ -184,17 +198,17 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       .withDismissal { send in
         await send(toPresentationAction.embed(.dismiss))
       }
-      .namespaced(namespace(id: id, child: state[keyPath: toPresentation].value))
+      .namespaced(
+        namespace(
+          id: id, child: state[keyPath: toPresentation].value.flatMap { ChildIdentity.of($0) }))
   }
 
-  /// The namespace of the presentation `id` whose child state is `childState` (read after the
-  /// child reduced: a child that changed its own case starts a new instance).
-  private func namespace(id: PresentationID, child childState: Child.State?)
-    -> AnyHashableSendable
-  {
+  /// The namespace of the presentation `id` whose child has the identity `child` (its case or
+  /// `id`, read after the child reduced: a child that changed its own case starts a new
+  /// instance).
+  private func namespace(id: PresentationID, child: AnyHashableSendable?) -> AnyHashableSendable {
     let toPresentation = UncheckedSendable(self.toPresentation)
-    let identity = PresentedIdentity(
-      presentation: id, child: childState.flatMap { ChildIdentity.of($0) })
+    let identity = PresentedIdentity(presentation: id, child: child)
     return AnyHashableSendable(
       ChildNamespace(
         path: AnyHashableSendable(toPresentation), pathObject: self.toPresentation,

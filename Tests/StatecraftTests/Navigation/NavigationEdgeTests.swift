@@ -208,6 +208,27 @@ final class TrashReactor: Reactor {
   }
 }
 
+
+/// A parent that runs `Presenter` on state it scoped by hand, not through a `Scope`.
+struct HandScoped: Reducer {
+  struct State: Equatable, Sendable {
+    var inner = Presenter.State()
+  }
+
+  enum Action: Equatable, Sendable {
+    case inner(Presenter.Action)
+  }
+
+  let clock: TestClock<Duration>
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .inner(let action):
+      return Presenter(clock: clock).reduce(into: &state.inner, action: action).map(Action.inner)
+    }
+  }
+}
+
 extension Engine {
   /// Navigation at its edges: a child that changes its own case, stray dismissals, links tapped
   /// again, copies assigned back, reordered and edited stacks, encoding, enum destination cases,
@@ -433,6 +454,27 @@ extension Engine {
       #expect(path.wrappedValue.map(\.state) == [1, 2])
       path.wrappedValue.removeLast()  // the back button
       #expect(Array(store.path) == [1])
+    }
+
+    // MARK: - A presenter run on state scoped by hand
+
+    @Test func aPresenterRunByHandStillEndsTheEffectsOfAReplacedOrDismissedChild() async {
+      let clock = TestClock()
+      let store = Store(initialState: HandScoped.State()) { HandScoped(clock: clock) }
+      store.send(.inner(.showSheet))
+      let replaced = store.send(.inner(.sheet(.presented(.tickLater))))
+      store.send(.inner(.showSheet))
+      await clock.run()
+      await replaced.finish()
+      #expect(store.inner.sheet == Ticker.State())
+
+      // A tick after the dismissal would be reported as an action while nothing is presented.
+      let dismissed = store.send(.inner(.sheet(.presented(.tickLater))))
+      store.send(.inner(.sheet(.dismiss)))
+      await clock.run()
+      await dismissed.finish()
+      #expect(store.inner.sheet == nil)
+      #expect(store.runningEffectCount == 0)
     }
 
     // MARK: - A state replaced outside the reducer
