@@ -167,7 +167,6 @@ struct Reorder: Reducer {
   }
 }
 
-
 /// A reactor that presents an alert and pushes screens with navigation state values; its
 /// `reduce` handles the dismissal and the pops itself (a reactor has no `ifLet` or `forEach`).
 final class TrashReactor: Reactor {
@@ -207,7 +206,6 @@ final class TrashReactor: Reactor {
     }
   }
 }
-
 
 /// A parent that runs `Presenter` on state it scoped by hand, not through a `Scope`.
 struct HandScoped: Reducer {
