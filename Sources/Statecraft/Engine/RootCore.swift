@@ -124,7 +124,7 @@ package final class RootCore<State, Action>: Core {
       pendingState = [state]
     case .applyAndPublish:
       currentState = state
-      stateReplaced()
+      checkForDepartedChildren()
       settle(.publish)
     }
     return true
@@ -156,7 +156,7 @@ package final class RootCore<State, Action>: Core {
         step = loop.queueDrained()
       case .applyPendingState:
         currentState = pendingState.removeLast()
-        stateReplaced()
+        checkForDepartedChildren()
         step = loop.pendingStateApplied()
       case .publish:
         storeRuntime.publish()
@@ -198,14 +198,14 @@ package final class RootCore<State, Action>: Core {
     }
     if !stepObservers.isEmpty { tellStepObservers(action, origin: origin) }
     if loop.hasPendingEffect { startPendingEffect(group: &group) }
-    if effects.hasChildEffects || loop.queuedChildActions > 0 {
-      cancelEffectsOfDepartedChildren()
-    }
+    checkForDepartedChildren()
   }
 
-  /// After the state was replaced outside the reducer (time travel, a replay): the child
-  /// instances that are not in the new state leave it, as if a reducer had removed them.
-  private func stateReplaced() {
+  /// After an action, or a state replaced outside the reducer (time travel, a replay): the
+  /// child instances that are no longer in the state have their effects cancelled and their
+  /// queued actions dropped, whoever removed them. One flag check while no child effect runs.
+  @inline(__always)
+  private func checkForDepartedChildren() {
     if effects.hasChildEffects || loop.queuedChildActions > 0 {
       cancelEffectsOfDepartedChildren()
     }

@@ -155,8 +155,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       let presented = state[keyPath: toPresentation].id
       // NB: whether the child was an alert or a dialog *before* the action: a child that turns
       // itself into an alert (a destination changing its own case) shows that alert.
-      let wasEphemeral =
-        presented != nil && isEphemeral(state[keyPath: toPresentation].value as Any)
+      let wasEphemeral = presented != nil && isEphemeral(state[keyPath: toPresentation].value)
       let childEffect = reduceChild(into: &state, action: childAction, action: action)
       let parentEffect = parent.reduce(into: &state, action: action)
       // NB: an alert or a dialog goes away with the button that was pressed, unless the parent
@@ -238,14 +237,13 @@ struct PresentedIdentity: Hashable, Sendable {
 public protocol _EphemeralState {}
 
 /// Whether `state` is an alert or a dialog, or an enum destination whose case holds one.
-func isEphemeral(_ state: Any) -> Bool {
+// NB: runs for every action of a presented child: a child that is not an enum (a sheet's
+// struct) is answered by its conformance alone, without reflecting it.
+func isEphemeral<State>(_ state: State?) -> Bool {
+  guard let state else { return false }
   if state is any _EphemeralState { return true }
-  let mirror = Mirror(reflecting: state)
-  if mirror.displayStyle == .optional, let wrapped = mirror.children.first?.value {
-    return isEphemeral(wrapped)
-  }
-  guard mirror.displayStyle == .enum, let payload = mirror.children.first?.value else {
-    return false
-  }
+  guard EnumTag.of(state) != nil,
+    let payload = Mirror(reflecting: state).children.first?.value
+  else { return false }
   return payload is any _EphemeralState
 }

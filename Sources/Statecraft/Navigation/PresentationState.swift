@@ -167,14 +167,3 @@ extension Case {
     appending(self, Value.allCasePaths[presentationOf: Child.allCasePaths[keyPath: keyPath]])
   }
 }
-
-/// `base` followed by `casePath`.
-// NB: not in the subscript above, whose closures would capture the metatype of its `CasePathable`
-// generic parameter, which is not known to be Sendable.
-private func appending<Root, Member>(
-  _ base: Case<Root>, _ casePath: AnyCasePath<Root, Member>
-) -> Case<Member> {
-  Case<Member>(
-    embed: { base._embed(casePath.embed($0)) },
-    extract: { base._extract(from: $0).flatMap(casePath.extract(from:)) })
-}

@@ -84,9 +84,18 @@ extension Case {
   public subscript<ElementState, ElementAction>(
     id id: StackElementID
   ) -> Case<ElementAction> where Value == StackAction<ElementState, ElementAction> {
-    let casePath = Value.allCasePaths[id: id]
-    return Case<ElementAction>(
-      embed: { self._embed(casePath.embed($0)) },
-      extract: { self._extract(from: $0).flatMap(casePath.extract(from:)) })
+    appending(self, Value.allCasePaths[id: id])
   }
+}
+
+/// `base` followed by `casePath`: how the navigation case paths reach through a stack or a
+/// presentation (`\.path[id: id]`, `\.destination.addContact`).
+// NB: a function of its own, with no constraint on its generic parameters: closures made where a
+// parameter must be `CasePathable` would capture its metatype, which is not known to be Sendable.
+func appending<Root, Member>(
+  _ base: Case<Root>, _ casePath: AnyCasePath<Root, Member>
+) -> Case<Member> {
+  Case<Member>(
+    embed: { base._embed(casePath.embed($0)) },
+    extract: { base._extract(from: $0).flatMap(casePath.extract(from:)) })
 }

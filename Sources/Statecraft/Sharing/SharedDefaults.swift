@@ -7,9 +7,9 @@ public struct SharedDefaults: Sendable {
   // NB: a struct of two optionals rather than an enum with two class payloads: such an enum
   // keeps its case in the spare bits of the reference, which hides the reference from the leak
   // checker (CI runs the tests under the address sanitizer).
+  // NB: @unchecked Sendable is safe: `UserDefaults` is thread-safe (its documentation says so)
+  // but not marked Sendable on every platform, and `LockIsolated` is Sendable.
   struct Backing: @unchecked Sendable {
-    // NB: `UserDefaults` is thread-safe (its documentation says so) but not marked Sendable
-    // on every platform.
     var userDefaults: UserDefaults?
     var memory: LockIsolated<[String: any Sendable]>?
 

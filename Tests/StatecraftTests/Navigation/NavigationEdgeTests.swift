@@ -255,6 +255,18 @@ extension Engine {
       #expect(store.sheet == nil)
     }
 
+    @Test func aChildThatAsksTwiceToBeDismissedIsDismissedOnceAndNothingIsReported() async {
+      let store = Store(initialState: Presenter.State()) { Presenter(clock: TestClock()) }
+      store.send(.showSheet)
+      // `.saveTapped` dismisses from a `.run`; two of them in flight ask twice.
+      let first = store.send(.sheet(.presented(.saveTapped)))
+      let second = store.send(.sheet(.presented(.saveTapped)))
+      await first.finish()
+      await second.finish()
+      #expect(store.sheet == nil)
+      #expect(store.runningEffectCount == 0)
+    }
+
     @Test func anIdentifiableChildAssignedBackKeepsItsIdentityAndItsEffects() async {
       let clock = TestClock()
       let store = Store(initialState: NoteEditor.State()) { NoteEditor(clock: clock) }
