@@ -95,6 +95,12 @@ struct LineTodos: DemoMode {
         app.navigate(.confirmation(.press(button)))
         printLine(word == "yes" ? "deleted" : "kept")
         if word == "yes" { printChanges(from: before) }
+      case "quit":
+        // NB: quitting is never refused: the question is answered "no", and nothing is deleted.
+        let button = dialog.buttons.first { $0.role == .cancel } ?? dialog.buttons[0]
+        app.navigate(.confirmation(.press(button)))
+        printLine("kept")
+        return false
       default:
         printLine("Answer the question first: \(TodosApp.confirmationLine(dialog))")
       }
