@@ -77,6 +77,14 @@ def rows():
         "r.querySelector('.origin').textContent]);")
 
 
+def next_frame():
+    """Waits until the page has drawn: it draws a burst of steps once per animation frame, so
+    the document can lag the steps it has received by one frame."""
+    driver.execute_async_script(
+        "const done = arguments[0];"
+        "requestAnimationFrame(() => requestAnimationFrame(() => done()));")
+
+
 def step_count():
     return driver.execute_script("return steps.length;")
 
@@ -96,7 +104,7 @@ try:
     wait_for("the first step in the log", lambda: step_count() >= 1)
     command("add Walk the dog")
     command("toggle 1")
-    wait_for("three steps in the log", lambda: step_count() >= 3)
+    wait_for("three steps in the log", lambda: step_count() >= 3 and len(rows()) >= 3)
     logged = rows()
     print("log:", logged)
     cases = [case for _, case, _ in logged]
@@ -155,6 +163,7 @@ try:
     wait_for("the page to pause", lambda: text("status") == "paused")
     command("add While paused")
     wait_for("the step to reach the page", lambda: step_count() >= 4)
+    next_frame()
     if len(rows()) != 3 or driver.execute_script("return document.getElementById('slider').max;") != "3":
         fail("the paused log followed the new step")
     driver.find_element(By.ID, "resume").click()
@@ -235,9 +244,8 @@ try:
     driver.execute_script(
         "const log = document.getElementById('log'); log.scrollTop = 50000 * 22;"
         "log.dispatchEvent(new Event('scroll'));")
-    middle = [step for step, _, _ in rows()]
-    if not any(49990 <= step <= 50020 for step in middle):
-        fail("scrolled to the middle, the log shows steps %s" % middle[:5])
+    wait_for("the middle of the log (steps 49,990 to 50,020) to show after the scroll",
+             lambda: any(49990 <= step <= 50020 for step, _, _ in rows()))
     started = time.monotonic()
     driver.find_element(By.ID, "search").send_keys("Walk")
     wait_for("the search over 100,000 steps", lambda: len(rows()) == 1)
