@@ -54,11 +54,14 @@ public final class Inspector<State, Action> {
   ) async throws {
     let feature = InspectedFeature<State, Action>(
       name: Self.name(of: State.self),
-      currentState: { [weak store] in store?.state },
+      currentRootState: { [weak store] in store?.inspectedRootState },
+      featureState: { $0 as? State },
       project: { step in
-        guard let state = step.state as? State else { return nil }
         let action = step.action as? Action
-        return (action.map { $0 as Any } ?? step.action, action, state)
+        return (action.map { $0 as Any } ?? step.action, action)
+      },
+      reduce: { [weak store] state, action in
+        store?.reduceInspectedRootState(state, action: action)
       },
       replaceState: { [weak store] state in store?.replaceInspectedRootState(state) ?? false },
       send: { [weak store] action in store?.send(action) },
@@ -93,12 +96,16 @@ public final class Inspector<State, Action> {
   ) async throws {
     let feature = InspectedFeature<State, Action>(
       name: Self.name(of: State.self),
-      currentState: { [weak store] in store?.state[keyPath: state] },
+      currentRootState: { [weak store] in store?.inspectedRootState },
+      featureState: { ($0 as? RootState)?[keyPath: state] },
       project: { step in
-        guard let root = step.state as? RootState, let rootAction = step.action as? RootAction,
+        guard let rootAction = step.action as? RootAction,
           let featureAction = action.extract(from: rootAction)
         else { return nil }
-        return (featureAction, featureAction, root[keyPath: state])
+        return (featureAction, featureAction)
+      },
+      reduce: { [weak store] state, action in
+        store?.reduceInspectedRootState(state, action: action)
       },
       replaceState: { [weak store] featureState in
         guard let store, var root = store.inspectedRootState as? RootState else { return false }
@@ -113,7 +120,12 @@ public final class Inspector<State, Action> {
   init(
     feature: InspectedFeature<State, Action>, configuration: InspectorConfiguration
   ) async throws {
-    let session = InspectorSession(feature: feature)
+    let session = InspectorSession(
+      feature: feature,
+      limits: TimelineLimits(
+        maximumSteps: configuration.maximumSteps,
+        checkpointInterval: configuration.checkpointInterval,
+        maximumCheckpoints: configuration.maximumCheckpoints))
     session.generateTest = configuration.generateTest
     let token = Self.makeToken()
     let page = InspectorPage.html

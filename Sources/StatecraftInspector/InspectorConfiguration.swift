@@ -15,20 +15,39 @@ public struct InspectorConfiguration {
   public var maximumMessageSize: Int
   /// The largest session a page may import, in bytes (64 MiB by default).
   public var maximumImportSize: Int
+  /// The most steps the timeline keeps while a page is connected (100,000 by default). Past
+  /// it, the oldest steps are dropped, a checkpoint at a time, as Redux DevTools' `maxAge`
+  /// does. A step costs its action and a few words, never a state.
+  public var maximumSteps: Int
+  /// How often the timeline keeps a whole state at first (every 64 steps by default). The
+  /// states between two checkpoints are recomputed, when a page views them, by running the
+  /// reducer again on the recorded actions from the checkpoint before.
+  public var checkpointInterval: Int
+  /// The most whole states the timeline keeps (32 by default). Past it, every other checkpoint
+  /// goes and the interval doubles: a large state costs at most this many copies, and a
+  /// viewed step recomputes more actions.
+  public var maximumCheckpoints: Int
   /// Makes a test from an exported session (the JSON of a `Recording`), for the page's
   /// "Generate test" button; the button is hidden while this is nil.
   public var generateTest: (@MainActor (Data) throws -> String)?
 
-  /// A configuration: any free port, 1 MiB messages, 64 MiB imports, no test generator.
+  /// A configuration: any free port, 1 MiB messages, 64 MiB imports, a timeline of at most
+  /// 100,000 steps with at most 32 checkpoints, first every 64 steps, no test generator.
   public init(
     port: Int = 0,
     maximumMessageSize: Int = 1 << 20,
     maximumImportSize: Int = 64 << 20,
+    maximumSteps: Int = 100_000,
+    checkpointInterval: Int = 64,
+    maximumCheckpoints: Int = 32,
     generateTest: (@MainActor (Data) throws -> String)? = nil
   ) {
     self.port = port
     self.maximumMessageSize = maximumMessageSize
     self.maximumImportSize = maximumImportSize
+    self.maximumSteps = maximumSteps
+    self.checkpointInterval = checkpointInterval
+    self.maximumCheckpoints = maximumCheckpoints
     self.generateTest = generateTest
   }
 }

@@ -17,6 +17,16 @@ extension Store {
   package func replaceInspectedRootState(_ state: Any) -> Bool {
     (core as? any RootStateAccess)?.replaceAnyRootState(state) ?? false
   }
+
+  /// The root's state after the root's reducer runs `action` on `state`, without starting the
+  /// effect it returns (a debugging tool recomputing a past step); nil when the state or the
+  /// action is not of the root's types, or the root has no reducer to run.
+  ///
+  /// Run it inside `SharedReplay.isolating(_:)`, so that the reducer's writes to shared values
+  /// go to the replay's copies, not to the live values (and their files).
+  package func reduceInspectedRootState(_ state: Any, action: Any) -> Any? {
+    (core as? any RootStateAccess)?.reduceAnyRootState(state, action: action)
+  }
 }
 
 /// A core that reaches its tree's root state.
@@ -24,6 +34,7 @@ extension Store {
 protocol RootStateAccess: AnyObject {
   var anyRootState: Any { get }
   func replaceAnyRootState(_ state: Any) -> Bool
+  func reduceAnyRootState(_ state: Any, action: Any) -> Any?
 }
 
 extension RootCore: RootStateAccess {
@@ -32,6 +43,14 @@ extension RootCore: RootStateAccess {
   func replaceAnyRootState(_ state: Any) -> Bool {
     guard let state = state as? State else { return false }
     return replaceState(state)
+  }
+
+  func reduceAnyRootState(_ state: Any, action: Any) -> Any? {
+    guard var state = state as? State, let action = action as? Action,
+      let reduceWithoutEffects
+    else { return nil }
+    reduceWithoutEffects(&state, action)
+    return state
   }
 }
 
@@ -42,5 +61,9 @@ extension ScopedCore: RootStateAccess {
 
   func replaceAnyRootState(_ state: Any) -> Bool {
     (parent as? any RootStateAccess)?.replaceAnyRootState(state) ?? false
+  }
+
+  func reduceAnyRootState(_ state: Any, action: Any) -> Any? {
+    (parent as? any RootStateAccess)?.reduceAnyRootState(state, action: action)
   }
 }

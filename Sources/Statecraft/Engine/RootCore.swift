@@ -15,6 +15,9 @@ package final class RootCore<State, Action>: Core {
   // `reduction`, which `init(initialState:reducer:)` builds, inlined, where the types are known.
   @exclusivity(unchecked) private var currentState: State
   private let reduction: (RootCore, inout State, Action) -> Void
+  /// The reducer alone, its effect dropped: debugging tools recompute a past state with it
+  /// (see Inspection.swift). Nil for a root made from a bare `reduction`.
+  let reduceWithoutEffects: ((inout State, Action) -> Void)?
   private let storeRuntime: StoreRuntime
   /// The runtime's registries, held here too so that the loop reaches them in one step.
   private let effects: EffectRegistry
@@ -35,10 +38,15 @@ package final class RootCore<State, Action>: Core {
   private var pendingState: [State] = []
 
   @usableFromInline
-  init(initialState: State, reduction: @escaping (RootCore, inout State, Action) -> Void) {
+  init(
+    initialState: State,
+    reduceWithoutEffects: ((inout State, Action) -> Void)? = nil,
+    reduction: @escaping (RootCore, inout State, Action) -> Void
+  ) {
     let runtime = StoreRuntime()
     self.currentState = initialState
     self.reduction = reduction
+    self.reduceWithoutEffects = reduceWithoutEffects
     self.storeRuntime = runtime
     self.effects = runtime.effects
     self.stepObservers = runtime.stepObservers
@@ -51,7 +59,9 @@ package final class RootCore<State, Action>: Core {
   package convenience init(
     initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>
   ) {
-    self.init(initialState: initialState) { root, state, action in
+    self.init(
+      initialState: initialState, reduceWithoutEffects: { _ = reducer(&$0, $1) }
+    ) { root, state, action in
       let effect = reducer(&state, action)
       if !effect.isNone {
         root.pendingEffect = effect
@@ -116,6 +126,7 @@ package final class RootCore<State, Action>: Core {
 
   @usableFromInline
   package func replaceState(_ state: State) -> Bool {
+    stepObservers.stateReplaced()
     switch loop.replaceState() {
     case .holdUntilSettled:
       // NB: replaced while the store is reducing (a sink, a reducer) or publishing (an
@@ -187,6 +198,7 @@ package final class RootCore<State, Action>: Core {
   }
 
   private func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
+    if !stepObservers.isEmpty { stepObservers.tellWillReduce() }
     if !reduceContext.isNeededWhileReducing {
       reduction(self, &currentState, action)
     } else {

@@ -16,6 +16,13 @@ package protocol AnySharedReference: AnyObject, Sendable {
   func attach(_ tracker: SharedChangeTracker)
   /// The value now, as `Any` (see SharedSnapshot.swift).
   var anyCurrentValue: Any { get }
+  /// The number of changes the value went through since it was made: a debugging tool tells
+  /// from it whether a shared value changed between two moments.
+  var changeCount: UInt64 { get }
+  /// Sends reads down the path that looks for a replay's copy (see SharedReplay.swift), unless
+  /// they go there already; true when it did.
+  func markForReplay(_ marker: SharedChangeTracker) -> Bool
+  func unmarkForReplay(_ marker: SharedChangeTracker)
   /// Writes a value that `anyCurrentValue` returned back (time travel).
   func restore(_ value: Any)
 }
@@ -84,6 +91,21 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
 
   package var anyCurrentValue: Any { lock.withLock { value } }
 
+  package var changeCount: UInt64 { lock.withLock { storedChangeCount } }
+  private var storedChangeCount: UInt64 = 0
+
+  package func markForReplay(_ marker: SharedChangeTracker) -> Bool {
+    lock.withLock {
+      guard storedTracker == nil else { return false }
+      storedTracker = marker
+      return true
+    }
+  }
+
+  package func unmarkForReplay(_ marker: SharedChangeTracker) {
+    lock.withLock { if storedTracker === marker { storedTracker = nil } }
+  }
+
   package func restore(_ value: Any) {
     guard let value = value as? Value else { return }
     mutate { $0 = value }
@@ -93,6 +115,9 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
 
   /// The value, without observing it.
   var currentValue: Value {
+    if let replay = SharedReplay.current, let copy = replay.value(of: self) as? Value {
+      return copy
+    }
     if let tracker, let asserted = tracker.assertedValue(of: self) { return asserted }
     return lock.withLock { value }
   }
@@ -117,6 +142,9 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   /// A read of a value that a test store tracks: its asserted value while an assertion runs.
   @usableFromInline
   func readWhileTracked<Member>(_ keyPath: KeyPath<Value, Member>) -> Member {
+    if let replay = SharedReplay.current, let copy = replay.value(of: self) as? Value {
+      return copy[keyPath: keyPath]
+    }
     if let tracker, let asserted = tracker.assertedValue(of: self) {
       return asserted[keyPath: keyPath]
     }
@@ -190,6 +218,13 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
 
   /// Mutates the value under the lock, then saves it and tells its observers.
   func mutate<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {
+    if let replay = SharedReplay.current {
+      // NB: a replay's reducer writes the replay's copy (see SharedReplay.swift).
+      var copy = replay.value(of: self) as? Value ?? lock.withLock { value }
+      let result = try body(&copy)
+      replay.set(copy, for: self)
+      return result
+    }
     if let tracker, tracker.isAsserting {
       var asserted = tracker.assertedValue(of: self) ?? lock.withLock { value }
       let result = try body(&asserted)
@@ -206,6 +241,7 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
       throw error
     }
     let current = value
+    storedChangeCount &+= 1
     lock.unlock()
     if let isEqual, isEqual(previous, current) { return result }
     didChange(from: previous, to: current, save: true)
@@ -215,7 +251,10 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   /// Takes a value changed outside the process: every holder sees it; nothing is saved.
   func receive(_ newValue: Value) {
     let previous = lock.withLock {
-      defer { value = newValue }
+      defer {
+        value = newValue
+        storedChangeCount &+= 1
+      }
       return value
     }
     if let isEqual, isEqual(previous, newValue) { return }

@@ -17,6 +17,19 @@ package struct SharedSnapshot: @unchecked Sendable {
     }
   }
 
+  /// The snapshot of the given values.
+  init(entries: [(reference: any AnySharedReference, value: Any)]) {
+    for (reference, value) in entries { values[ObjectIdentifier(reference)] = (reference, value) }
+  }
+
+  /// Each reference and the value it had.
+  var entries: [(reference: any AnySharedReference, value: Any)] {
+    values.values.map { ($0.reference, $0.value) }
+  }
+
+  /// Whether the snapshot holds no value.
+  package var isEmpty: Bool { values.isEmpty }
+
   /// The value `reference` had, if it is one of the snapshot's.
   func value(of reference: AnyObject) -> Any? {
     values[ObjectIdentifier(reference)]?.value

@@ -1,20 +1,25 @@
 // Owns the socket's protocol: the JSON messages the server sends a page and the ones it reads
-// from it. Version 1:
+// from it. Version 2:
 //
 // server → page
-//   {"type":"welcome","protocol":1,"feature":…,"capabilities":{…},"stepCount":N}
+//   {"type":"welcome","protocol":2,"feature":…,"capabilities":{…},"stepCount":N}
+//   {"type":"timeline","firstStep":F,"stepCount":N,"branch":{"from":K,"stepCount":M}|null,
+//     "note":String|null}          (forget the steps known: the ones from F + 1 to N follow)
 //   {"type":"steps","steps":[{"i":1,"c":"list.toggle","o":"send","s":"…"},…]}   (in order)
-//   {"type":"detail","step":N,"jumped":Bool,"action":JSON|null,"state":JSON,"diff":String|null}
-//   {"type":"live","stepCount":N}                      (the store is back at its live state)
-//   {"type":"sent"} · {"type":"generatedTest","source":…} · {"type":"reset","stepCount":0}
+//   {"type":"trimmed","firstStep":F}                    (steps up to F were dropped)
+//   {"type":"detail","step":N,"viewing":Bool,"liveStep":N,"recomputed":Bool,
+//     "action":JSON|null,"state":JSON,"previous":JSON|null,"diff":String|null}
+//   {"type":"live","stepCount":N}                      (the page follows the live steps again)
+//   {"type":"sent"} · {"type":"generatedTest","source":…}
 //   {"type":"error","context":…,"message":…}
 // page → server
-//   {"type":"detail","step":N} · {"type":"jump","step":N} · {"type":"resume"}
-//   {"type":"send","action":JSON} · {"type":"generateTest"}
+//   {"type":"detail","step":N} · {"type":"jump","step":N} (view a step: the store goes on)
+//   {"type":"resume"} (back to the live steps) · {"type":"continue","step":N}
+//   {"type":"undoContinue"} · {"type":"send","action":JSON} · {"type":"generateTest"}
 import Foundation
 
 /// The version of the socket protocol.
-let inspectorProtocolVersion = 1
+let inspectorProtocolVersion = 2
 
 /// The messages the server sends, as JSON text.
 enum InspectorMessage {
@@ -40,10 +45,24 @@ enum InspectorMessage {
   }
 
   static func detail(
-    step: Int, jumped: Bool, action: String?, state: String, diff: String?
+    step: Int, viewing: Bool, liveStep: Int, recomputed: Bool, action: String?, state: String,
+    previous: String?, diff: String?
   ) -> String {
-    #"{"type":"detail","step":\#(step),"jumped":\#(jumped),"action":\#(action ?? "null"),"#
-      + #""state":\#(state),"diff":\#(diff.map(quoted) ?? "null")}"#
+    #"{"type":"detail","step":\#(step),"viewing":\#(viewing),"liveStep":\#(liveStep),"#
+      + #""recomputed":\#(recomputed),"action":\#(action ?? "null"),"state":\#(state),"#
+      + #""previous":\#(previous ?? "null"),"diff":\#(diff.map(quoted) ?? "null")}"#
+  }
+
+  static func timeline(
+    firstStep: Int, stepCount: Int, branch: (from: Int, stepCount: Int)?, note: String?
+  ) -> String {
+    let branch = branch.map { #"{"from":\#($0.from),"stepCount":\#($0.stepCount)}"# } ?? "null"
+    return #"{"type":"timeline","firstStep":\#(firstStep),"stepCount":\#(stepCount),"#
+      + #""branch":\#(branch),"note":\#(note.map(quoted) ?? "null")}"#
+  }
+
+  static func trimmed(firstStep: Int) -> String {
+    #"{"type":"trimmed","firstStep":\#(firstStep)}"#
   }
 
   static func live(stepCount: Int) -> String {
@@ -55,8 +74,6 @@ enum InspectorMessage {
   static func generatedTest(_ source: String) -> String {
     #"{"type":"generatedTest","source":\#(quoted(source))}"#
   }
-
-  static let reset = #"{"type":"reset","stepCount":0}"#
 
   /// `text` as a JSON string.
   static func quoted(_ text: String) -> String {
@@ -72,6 +89,8 @@ struct PageRequest {
     case resume
     case send(actionJSON: Data)
     case generateTest
+    case continueFrom(step: Int)
+    case undoContinue
   }
 
   let kind: Kind
@@ -99,6 +118,8 @@ struct PageRequest {
     case "detail": kind = .detail(step: try step())
     case "jump": kind = .jump(step: try step())
     case "resume": kind = .resume
+    case "continue": kind = .continueFrom(step: try step())
+    case "undoContinue": kind = .undoContinue
     case "generateTest": kind = .generateTest
     case "send":
       guard let action = fields["action"],

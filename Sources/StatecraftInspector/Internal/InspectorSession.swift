@@ -3,21 +3,49 @@
 // (a jump, and the way back to the live state), and the answers to the pages' messages and to
 // the export and import routes. It records only while a page is connected: with none, the store
 // has no step observer, and pays nothing.
+// Owns what the Inspector knows of the store while pages are connected: the timeline (each
+// step's action, and checkpoints to recompute states from: InspectorTimeline.swift), the pages,
+// what a page views (any step, without touching the store), "continue from here" and its undo
+// (the only ways a page changes the store's state), and the answers to the pages' messages and
+// to the export and import routes. It records only while a page is connected: with none, the
+// store has no step observer, and pays nothing.
 import CustomDump
 import Foundation
 import Statecraft
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Gives the allocator's free memory back to the system (glibc's `malloc_trim`), so that the
+/// memory of a timeline dropped when the last page leaves shows as returned, not only as free
+/// inside the process.
+private func returnFreedMemoryToTheSystem() {
+  #if canImport(Glibc)
+    // NB: looked up at run time: `malloc_trim` is glibc's, and not in the Glibc module.
+    typealias MallocTrim = @convention(c) (Int) -> Int32
+    // glibc's RTLD_DEFAULT is a null handle: the symbol is looked up in the whole process.
+    guard let symbol = dlsym(nil, "malloc_trim") else { return }
+    _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+  #endif
+}
 
 /// How the session reaches the inspected feature inside the store tree.
 @MainActor
 struct InspectedFeature<State, Action> {
   /// The feature's name, for the page's title.
   let name: String
-  /// The feature's state now; nil once the store is released.
-  let currentState: () -> State?
-  /// The step as the feature sees it, or nil when it isn't one of the feature's (an action of
-  /// a parent feature outside the inspected one).
-  let project: (ReducedStep) -> (action: Any, featureAction: Action?, state: State)?
-  /// Puts the store tree into `state` (outside the reducer); false when it can't.
+  /// The root's state now; nil once the store is released.
+  let currentRootState: () -> Any?
+  /// The feature's state inside a root state.
+  let featureState: (Any) -> State?
+  /// The step's action as the feature sees it, or nil when it isn't one of the feature's (an
+  /// action of a parent feature outside the inspected one).
+  let project: (ReducedStep) -> (action: Any, featureAction: Action?)?
+  /// The root state after the root's reducer runs a root action on it, without its effect.
+  let reduce: (_ rootState: Any, _ rootAction: Any) -> Any?
+  /// Puts the feature's part of the store tree into `state` (outside the reducer); false when
+  /// it can't.
   let replaceState: (State) -> Bool
   /// Sends a feature action to the store.
   let send: (Action) -> Void
@@ -25,48 +53,54 @@ struct InspectedFeature<State, Action> {
   let runtime: StoreRuntime
 }
 
-/// One step of the timeline.
-struct InspectedStep<State, Action> {
-  /// The action as the root reduced it, or as the inspected feature has it.
-  let action: Any
-  /// The feature's action; nil for an idiom's own event (a reactor's mutation).
-  let featureAction: Action?
-  let origin: ActionOrigin
-  /// When the action was reduced, since the timeline started (a generated test advances its
-  /// clock by it).
-  let time: Duration
-  /// The state after the action.
-  let state: State
-  /// The values the shared values of `state` had after the action (a shared value is a
-  /// reference: `state` reads it as it is now).
-  let shared: SharedSnapshot?
-  let caseName: String
+/// How much of a session the timeline keeps.
+struct TimelineLimits {
+  /// The most steps kept; older ones are dropped a checkpoint at a time.
+  var maximumSteps: Int
+  /// A checkpoint (the root's state and its shared values) every this many steps, at first.
+  var checkpointInterval: Int
+  /// The most checkpoints kept: past it, every other one goes and the interval doubles.
+  var maximumCheckpoints: Int
 }
 
 @MainActor
 final class InspectorSession<State, Action> {
   let feature: InspectedFeature<State, Action>
+  let limits: TimelineLimits
   var generateTest: (@MainActor (Data) throws -> String)?
   var importSession: (@MainActor (Data) -> InspectorResponse)?
 
-  /// The state the timeline starts from (step 0), while a page is connected.
-  private(set) var initialState: State?
-  private(set) var steps: [InspectedStep<State, Action>] = []
-  /// The shared values the state holds, found when the timeline starts, and their values then.
+  private(set) var timeline: InspectorTimeline<Action>?
+  /// The steps set aside by the last "continue from here", which "undo" puts back.
+  private(set) var branch: InspectorTimeline<Action>.Branch?
+  /// The shared values the state holds, found when the timeline starts.
   private var sharedReferences: [any AnySharedReference] = []
-  private var initialShared: SharedSnapshot?
+  /// The sum of their change counts after the last step, and the store's count of replaced
+  /// states then: a difference before the next step means its state did not come from the
+  /// last step's by the reducer alone, so the next step is a checkpoint.
+  private var sharedChangesAfterLastStep: UInt64 = 0
+  private var replacementsAfterLastStep: UInt64 = 0
+  private var needsCheckpoint = false
+  /// The steps between two regular checkpoints now: it doubles when they are thinned.
+  private var checkpointInterval: Int
   /// When the timeline started.
   private var start = ContinuousClock.now
-  /// The steps sent to the pages so far.
+  /// The steps sent to the pages so far (the last one's number).
   private var sentCount = 0
   private var flushScheduled = false
-  private var observerID: UInt64?
+  private var observerIDs: [UInt64] = []
   private var pages: [ObjectIdentifier: PageConnection] = [:]
-  /// The step the store was put at by a jump, while it is away from its live state.
-  private(set) var travelledTo: Int?
+  /// The last states recomputed, by step: a page that views a step asks for it and the one
+  /// before it, and then often the next.
+  private var recomputed: [(step: Int, rootState: Any, shared: SharedSnapshot?)] = []
 
-  init(feature: InspectedFeature<State, Action>) {
+  init(feature: InspectedFeature<State, Action>, limits: TimelineLimits) {
     self.feature = feature
+    self.limits = TimelineLimits(
+      maximumSteps: max(limits.maximumSteps, 1),
+      checkpointInterval: max(limits.checkpointInterval, 1),
+      maximumCheckpoints: max(limits.maximumCheckpoints, 2))
+    self.checkpointInterval = self.limits.checkpointInterval
   }
 
   var pageCount: Int { pages.count }
@@ -85,7 +119,10 @@ final class InspectorSession<State, Action> {
     pageCountWaiters.removeAll { $0.count == pages.count }
     for waiter in ready { waiter.continuation.resume() }
   }
-  var isRecording: Bool { observerID != nil }
+  var isRecording: Bool { !observerIDs.isEmpty }
+
+  /// The number of states the timeline holds (its checkpoints), for the tests of its memory.
+  var keptStateCount: Int { (timeline?.checkpoints.count ?? 0) + (branch?.checkpoints.count ?? 0) }
 
   /// What the page may offer.
   var capabilities: [String: Bool] {
@@ -94,6 +131,7 @@ final class InspectorSession<State, Action> {
       "export": canExport,
       "import": importSession != nil,
       "generateTest": generateTest != nil && canExport,
+      "continue": true,
     ]
   }
 
@@ -119,13 +157,7 @@ final class InspectorSession<State, Action> {
     page.send(
       InspectorMessage.welcome(
         feature: feature.name, capabilities: capabilities, stepCount: sentCount))
-    let chunk = 2_000
-    var start = 1
-    while start <= sentCount {
-      let end = min(start + chunk - 1, sentCount)
-      page.send(InspectorMessage.steps((start...end).map(summary)))
-      start = end + 1
-    }
+    sendTimeline(to: [page], note: nil)
     Task { @MainActor [weak self] in
       for await message in page.messages {
         guard let self else { break }
@@ -150,66 +182,146 @@ final class InspectorSession<State, Action> {
   }
 
   private func startRecording() -> Bool {
-    guard let state = feature.currentState() else { return false }
-    initialState = state
-    sharedReferences = SharedSnapshot.references(in: state)
-    initialShared = snapshot()
+    guard let root = feature.currentRootState(), feature.featureState(root) != nil else {
+      return false
+    }
+    sharedReferences = SharedSnapshot.references(in: root)
+    timeline = InspectorTimeline(
+      start: .init(step: 0, rootState: root, shared: snapshot()))
+    branch = nil
+    recomputed = []
     start = .now
-    steps = []
     sentCount = 0
-    travelledTo = nil
-    observerID = feature.runtime.addStepObserver { [weak self] step in self?.record(step) }
+    needsCheckpoint = false
+    checkpointInterval = limits.checkpointInterval
+    sharedChangesAfterLastStep = sharedChangeCount()
+    replacementsAfterLastStep = feature.runtime.stateReplacementCount
+    observerIDs = [
+      feature.runtime.addWillReduceObserver { [weak self] in self?.willReduce() },
+      feature.runtime.addStepObserver { [weak self] step in self?.record(step) },
+    ]
     return true
   }
 
   private func stopRecording() {
-    if let observerID { feature.runtime.removeStepObserver(observerID) }
-    observerID = nil
-    // NB: a store left at a past step goes back to its live state with the last page.
-    if travelledTo != nil, let live = steps.last?.state ?? initialState {
-      shared(at: steps.count)?.restore()
-      _ = feature.replaceState(live)
-    }
-    travelledTo = nil
-    initialState = nil
+    for id in observerIDs { feature.runtime.removeStepObserver(id) }
+    observerIDs = []
+    // NB: nothing to put back: viewing a step never moved the store.
+    timeline = nil
+    branch = nil
+    recomputed = []
     sharedReferences = []
-    initialShared = nil
-    steps = []
     sentCount = 0
+    returnFreedMemoryToTheSystem()
   }
 
   // MARK: - Recording
 
+  private func sharedChangeCount() -> UInt64 {
+    sharedReferences.reduce(0) { $0 &+ $1.changeCount }
+  }
+
+  /// Before an action: a shared value changed, or the state was replaced, since the last step
+  /// (by an effect, another store, a file changed on disk), so that the next step's state can't
+  /// be recomputed from the last one's.
+  private func willReduce() {
+    if sharedChangeCount() != sharedChangesAfterLastStep
+      || feature.runtime.stateReplacementCount != replacementsAfterLastStep
+    {
+      needsCheckpoint = true
+    }
+  }
+
   private func record(_ reduced: ReducedStep) {
-    guard let step = feature.project(reduced) else { return }
-    steps.append(
-      InspectedStep(
-        action: step.action, featureAction: step.featureAction, origin: reduced.origin,
-        time: start.duration(to: .now), state: step.state, shared: snapshot(),
-        caseName: caseName(of: step.action)))
+    guard var timeline else { return }
+    self.timeline = nil  // NB: mutated in place, without a copy of its arrays.
+    defer { self.timeline = timeline }
+    guard let step = feature.project(reduced) else {
+      // NB: an action outside the inspected feature changed the root: the feature's next
+      // step starts from a state its own steps don't lead to.
+      needsCheckpoint = true
+      return
+    }
+    timeline.append(
+      .init(
+        rootAction: reduced.action, action: step.action, featureAction: step.featureAction,
+        origin: reduced.origin, time: start.duration(to: .now), caseName: caseName(of: step.action))
+    )
+    if needsCheckpoint || timeline.stepsSinceCheckpoint >= checkpointInterval {
+      timeline.setCheckpoint(
+        .init(
+          step: timeline.lastStep, rootState: reduced.state, shared: snapshot(),
+          isPinned: needsCheckpoint))
+      needsCheckpoint = false
+      if timeline.thin(toAtMost: limits.maximumCheckpoints) {
+        checkpointInterval *= 2
+        recomputed = []
+      }
+    }
+    sharedChangesAfterLastStep = sharedChangeCount()
+    replacementsAfterLastStep = feature.runtime.stateReplacementCount
+    if timeline.trim(
+      toAtMost: limits.maximumSteps, keepingFrom: branch?.from ?? timeline.lastStep)
+    {
+      recomputed.removeAll { $0.step < timeline.firstStep }
+      trimmedFirstStep = timeline.firstStep
+    }
     guard !flushScheduled else { return }
     flushScheduled = true
     // NB: the steps of a burst go to the pages in one message, after the send loop is done.
     Task { @MainActor [weak self] in self?.flush() }
   }
 
+  /// The first step kept, when older ones were dropped since the last flush.
+  private var trimmedFirstStep: Int?
+
   /// Sends the pages the steps they have not seen, in order.
   func flush() {
     flushScheduled = false
-    guard sentCount < steps.count else { return }
-    let range = (sentCount + 1)...steps.count
-    sentCount = steps.count
+    guard let timeline else { return }
+    if let first = trimmedFirstStep {
+      trimmedFirstStep = nil
+      broadcast(InspectorMessage.trimmed(firstStep: first))
+    }
+    guard sentCount < timeline.lastStep else { return }
+    let from = max(sentCount, timeline.firstStep) + 1
+    sentCount = timeline.lastStep
+    for message in stepMessages(from...timeline.lastStep, in: timeline) { broadcast(message) }
+  }
+
+  /// The pages' messages for `range`, in chunks.
+  private func stepMessages(_ range: ClosedRange<Int>, in timeline: InspectorTimeline<Action>)
+    -> [String]
+  {
     let chunk = 2_000
+    var messages: [String] = []
     var start = range.lowerBound
     while start <= range.upperBound {
       let end = min(start + chunk - 1, range.upperBound)
-      broadcast(InspectorMessage.steps((start...end).map(summary)))
+      messages.append(InspectorMessage.steps((start...end).map { summary($0, in: timeline) }))
       start = end + 1
+    }
+    return messages
+  }
+
+  /// Tells `pages` the whole timeline: where it starts, the steps set aside, and every step.
+  private func sendTimeline(to pages: [PageConnection], note: String?) {
+    guard let timeline else { return }
+    var messages = [
+      InspectorMessage.timeline(
+        firstStep: timeline.firstStep, stepCount: sentCount,
+        branch: branch.map { ($0.from, $0.steps.count) }, note: note)
+    ]
+    if sentCount > timeline.firstStep {
+      messages += stepMessages((timeline.firstStep + 1)...sentCount, in: timeline)
+    }
+    for page in pages {
+      for message in messages { page.send(message) }
     }
   }
 
-  private func summary(_ index: Int) -> String {
-    let step = steps[index - 1]
+  private func summary(_ index: Int, in timeline: InspectorTimeline<Action>) -> String {
+    guard let step = timeline.step(index) else { return "null" }
     var text = InspectedValue.json(step.action)
     if text.count > 160 { text = String(text.prefix(159)) + "…" }
     return InspectorMessage.step(
@@ -232,12 +344,18 @@ final class InspectorSession<State, Action> {
     }
     switch request.kind {
     case .detail(let step):
-      guard let detail = detail(step, jumped: false, context: "detail", page: page) else { return }
+      guard let detail = detail(step, viewing: false, context: "detail", page: page) else { return }
       page.send(detail)
     case .jump(let step):
-      jump(to: step, page: page)
+      // NB: a page views a past step; the store goes on from its live state.
+      guard let detail = detail(step, viewing: true, context: "jump", page: page) else { return }
+      page.send(detail)
     case .resume:
-      resume()
+      page.send(InspectorMessage.live(stepCount: sentCount))
+    case .continueFrom(let step):
+      continueFrom(step, page: page)
+    case .undoContinue:
+      undoContinue(page: page)
     case .send(let json):
       send(json, page: page)
     case .generateTest:
@@ -250,86 +368,191 @@ final class InspectorSession<State, Action> {
     sharedReferences.isEmpty ? nil : SharedSnapshot(of: sharedReferences)
   }
 
-  /// The values the state's shared values had at `step`, if it holds any.
-  private func shared(at step: Int) -> SharedSnapshot? {
-    if step == 0 { return initialShared }
-    guard steps.indices.contains(step - 1) else { return nil }
-    return steps[step - 1].shared
+  // MARK: - States
+
+  /// The root's state at `step`, and its shared values then: a checkpoint's, or recomputed
+  /// from the checkpoint before it by the reducer (without effects, and with shared values
+  /// written to copies: see SharedReplay.swift).
+  private func rootState(at step: Int) -> (rootState: Any, shared: SharedSnapshot?)? {
+    guard let timeline, timeline.contains(step) else { return nil }
+    if let hit = recomputed.first(where: { $0.step == step }) { return (hit.rootState, hit.shared) }
+    var from = timeline.checkpoint(atOrBefore: step)
+    if let nearer = recomputed.filter({ $0.step < step && $0.step > from.step }).max(by: {
+      $0.step < $1.step
+    }) {
+      from = .init(step: nearer.step, rootState: nearer.rootState, shared: nearer.shared)
+    }
+    guard from.step < step else { return (from.rootState, from.shared) }
+    let replayed = SharedReplay.isolating(from: from.shared) { () -> Any? in
+      var state = from.rootState
+      for number in (from.step + 1)...step {
+        guard let action = timeline.step(number)?.rootAction,
+          let next = feature.reduce(state, action)
+        else { return nil }
+        state = next
+      }
+      return state
+    }
+    guard let state = replayed.result else { return nil }
+    let shared = from.shared == nil ? nil : replayed.shared
+    recomputed.append((step, state, shared))
+    if recomputed.count > 4 { recomputed.removeFirst() }
+    return (state, shared)
   }
 
-  /// Runs `body` with the state's shared values read as they were at `step`.
-  private func reading<R>(at step: Int, _ body: () throws -> R) rethrows -> R {
-    guard let shared = shared(at: step) else { return try body() }
-    return try shared.whileReading(body)
-  }
-
-  /// The state at `step` (0: where the timeline starts).
+  /// The feature's state at `step` (0: where the session started), recomputed if need be.
   func state(at step: Int) -> State? {
-    if step == 0 { return initialState }
-    guard steps.indices.contains(step - 1) else { return nil }
-    return steps[step - 1].state
+    rootState(at: step).flatMap { feature.featureState($0.rootState) }
   }
 
-  private func detail(_ step: Int, jumped: Bool, context: String, page: PageConnection)
+  private func noSuchStep(_ step: Int, context: String) -> String {
+    guard let timeline else {
+      return InspectorMessage.error(context: context, message: "No session is being recorded.")
+    }
+    let dropped =
+      step < timeline.firstStep && step >= 0
+      ? " Older steps were dropped: the timeline keeps at most \(limits.maximumSteps) steps." : ""
+    return InspectorMessage.error(
+      context: context,
+      message:
+        "There is no step \(step): the timeline has steps \(timeline.firstStep) to \(timeline.lastStep).\(dropped)"
+    )
+  }
+
+  private func detail(_ step: Int, viewing: Bool, context: String, page: PageConnection)
     -> String?
   {
-    guard let state = state(at: step) else {
-      page.send(
-        InspectorMessage.error(
-          context: context,
-          message: "There is no step \(step): the timeline has steps 0 to \(steps.count)."))
+    guard let timeline, timeline.contains(step), let current = rootState(at: step),
+      let state = feature.featureState(current.rootState)
+    else {
+      page.send(noSuchStep(step, context: context))
       return nil
     }
     var diff: String?
-    if step > 0, let previous = self.state(at: step - 1) {
-      if sharedReferences.isEmpty {
+    var previousJSON: String?
+    if step > timeline.firstStep, let before = rootState(at: step - 1),
+      let previous = feature.featureState(before.rootState)
+    {
+      previousJSON = reading(before.shared) { InspectedValue.json(previous) }
+      if current.shared == nil {
         diff = CustomDump.diff(previous, state) ?? "(no change)"
       } else {
         // NB: both states hold the same shared references: each is dumped with the values they
         // had at its step, and the dumps are compared line by line.
         var old = ""
-        reading(at: step - 1) { _ = customDump(previous, to: &old) }
+        reading(before.shared) { _ = customDump(previous, to: &old) }
         var new = ""
-        reading(at: step) { _ = customDump(state, to: &new) }
+        reading(current.shared) { _ = customDump(state, to: &new) }
         diff = lineDiff(old, new) ?? "(no change)"
       }
     }
+    let isCheckpoint = timeline.checkpoint(atOrBefore: step).step == step
     return InspectorMessage.detail(
-      step: step, jumped: jumped,
-      action: step > 0 ? InspectedValue.json(steps[step - 1].action) : nil,
-      state: reading(at: step) { InspectedValue.json(state) }, diff: diff)
+      step: step, viewing: viewing, liveStep: timeline.lastStep, recomputed: !isCheckpoint,
+      action: timeline.step(step).map { InspectedValue.json($0.action) },
+      state: reading(current.shared) { InspectedValue.json(state) }, previous: previousJSON,
+      diff: diff)
   }
 
-  /// Puts the store at `step`; the pages are told with the step's detail.
-  private func jump(to step: Int, page: PageConnection) {
-    guard let state = state(at: step) else {
-      page.send(
-        InspectorMessage.error(
-          context: "jump",
-          message: "There is no step \(step): the timeline has steps 0 to \(steps.count)."))
+  private func reading<R>(_ shared: SharedSnapshot?, _ body: () -> R) -> R {
+    guard let shared else { return body() }
+    return shared.whileReading(body)
+  }
+
+  // MARK: - Continue from here
+
+  /// Puts the store at `step`, setting aside the steps after it, which `undoContinue` puts
+  /// back: the one way a page changes the store's state, and only when asked.
+  private func continueFrom(_ step: Int, page: PageConnection) {
+    guard var timeline = self.timeline, timeline.contains(step) else {
+      page.send(noSuchStep(step, context: "continue"))
       return
     }
+    flush()
+    guard step < timeline.lastStep else {
+      page.send(
+        InspectorMessage.error(
+          context: "continue",
+          message: "Step \(step) is the live state: there is nothing to set aside."))
+      return
+    }
+    guard let target = rootState(at: step) else {
+      page.send(
+        InspectorMessage.error(
+          context: "continue", message: "The state at step \(step) could not be recomputed."))
+      return
+    }
+    let liveStep = timeline.lastStep
+    let aside = timeline.cut(after: step)
+    guard moveStore(to: target, in: &timeline) else {
+      timeline.restore(aside)
+      page.send(
+        InspectorMessage.error(
+          context: "continue", message: "The store could not be put at step \(step)."))
+      return
+    }
+    branch = aside
+    self.timeline = timeline
+    sendTimeline(
+      to: Array(pages.values),
+      note: """
+        Continued from step \(step): steps \(step + 1) to \(liveStep) were set aside. \
+        Undo puts them back.
+        """)
+  }
+
+  /// Swaps the steps set aside by the last "continue from here" with the ones made since.
+  private func undoContinue(page: PageConnection) {
+    guard var timeline = self.timeline, let aside = branch else {
+      page.send(
+        InspectorMessage.error(
+          context: "undoContinue", message: "There is no \"continue from here\" to undo."))
+      return
+    }
+    flush()
+    let madeSince = timeline.cut(after: aside.from)
+    timeline.restore(aside)
+    self.timeline = timeline
+    recomputed = []
+    guard let target = rootState(at: timeline.lastStep), moveStore(to: target, in: &timeline)
+    else {
+      _ = timeline.cut(after: aside.from)
+      timeline.restore(madeSince)
+      self.timeline = timeline
+      page.send(
+        InspectorMessage.error(
+          context: "undoContinue", message: "The store could not be put back."))
+      return
+    }
+    branch = madeSince
+    self.timeline = timeline
+    sendTimeline(
+      to: Array(pages.values),
+      note: """
+        Undone: steps \(aside.from + 1) to \(timeline.lastStep) are back, and the store is at \
+        step \(timeline.lastStep). The \(madeSince.steps.count) steps made since were set aside.
+        """)
+  }
+
+  /// Puts the store, and its shared values, at `target`, the state at the timeline's last step,
+  /// which becomes a checkpoint of the store's state.
+  private func moveStore(
+    to target: (rootState: Any, shared: SharedSnapshot?),
+    in timeline: inout InspectorTimeline<Action>
+  ) -> Bool {
+    guard let state = feature.featureState(target.rootState) else { return false }
     // NB: the shared values the state holds go back to their values at that step too (a
-    // persisted one is saved), as `jump(toStep:in:reducer:)` does.
-    shared(at: step)?.restore()
-    guard feature.replaceState(state) else {
-      page.send(
-        InspectorMessage.error(
-          context: "jump", message: "The store could not be put at step \(step)."))
-      return
-    }
-    travelledTo = step
-    if let detail = detail(step, jumped: true, context: "jump", page: page) { broadcast(detail) }
-  }
-
-  /// Puts the store back at its live state: the state of the last step.
-  func resume() {
-    if travelledTo != nil, let live = steps.last?.state ?? initialState {
-      shared(at: steps.count)?.restore()
-      _ = feature.replaceState(live)
-    }
-    travelledTo = nil
-    broadcast(InspectorMessage.live(stepCount: sentCount))
+    // persisted one is saved): the user chose this state.
+    target.shared?.restore()
+    guard feature.replaceState(state), let live = feature.currentRootState() else { return false }
+    timeline.setCheckpoint(
+      .init(step: timeline.lastStep, rootState: live, shared: snapshot(), isPinned: true))
+    recomputed = []
+    sentCount = timeline.lastStep
+    needsCheckpoint = false
+    sharedChangesAfterLastStep = sharedChangeCount()
+    replacementsAfterLastStep = feature.runtime.stateReplacementCount
+    return true
   }
 
   private func send(_ json: Data, page: PageConnection) {
@@ -378,42 +601,104 @@ final class InspectorSession<State, Action> {
 
   // MARK: - Export
 
-  /// The session as the JSON that `Recording(jsonData:)` reads, with each step's origin and time.
+  /// The session as the JSON that `Recording(jsonData:)` reads, with each step's origin and
+  /// time: from the first step the timeline keeps, each step's state recomputed in order.
   func exportData() throws(ExportError) -> Data {
-    guard let initialState else { throw .noSession }
-    guard let initial = initialState as? any Encodable else { throw .notEncodable("\(State.self)") }
-    var actions: [AnyEncodable] = []
-    var checkpoints: [ExportedCheckpoint] = []
-    var origins: [ActionOrigin] = []
-    var times: [Int64] = []
-    actions.reserveCapacity(steps.count)
-    checkpoints.reserveCapacity(steps.count)
-    for (index, step) in steps.enumerated() {
-      guard let featureAction = step.featureAction else {
-        throw .notAnAction(step: index + 1, caseName: step.caseName)
-      }
-      guard let action = featureAction as? any Encodable else {
-        throw .notEncodable("\(Action.self)")
-      }
-      guard let state = step.state as? any Encodable else { throw .notEncodable("\(State.self)") }
-      actions.append(AnyEncodable(value: action))
-      checkpoints.append(
-        ExportedCheckpoint(step: index + 1, state: AnyEncodable(value: state, shared: step.shared)))
-      origins.append(step.origin)
-      times.append(microseconds(step.time))
-    }
-    let recording = ExportedRecording(
-      actions: actions, checkpoints: checkpoints,
-      formatVersion: Recording<State, Action>.formatVersion,
-      initialState: AnyEncodable(value: initial, shared: initialShared), origins: origins,
-      stateInterval: 1, times: times)
+    guard let timeline else { throw .noSession }
+    guard canExport else { throw .notEncodable("\(State.self) or \(Action.self)") }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    do {
-      return try encoder.encode(recording)
-    } catch {
-      throw .encodingFailed(describe(error))
+    func json(_ value: Any) throws(ExportError) -> String {
+      guard let value = value as? any Encodable else { throw .notEncodable("\(type(of: value))") }
+      do {
+        return String(decoding: try encoder.encode(AnyEncodable(value: value)), as: UTF8.self)
+      } catch {
+        throw .encodingFailed(describe(error))
+      }
     }
+    func stateJSON(_ rootState: Any) throws(ExportError) -> String {
+      guard let state = feature.featureState(rootState) else {
+        throw .notEncodable("\(State.self)")
+      }
+      return try json(state)
+    }
+    var actions: [String] = []
+    var origins: [String] = []
+    var times: [String] = []
+    var states: [String] = []
+    for number in (timeline.firstStep + 1)..<(timeline.lastStep + 1) {
+      guard let step = timeline.step(number) else { continue }
+      guard let featureAction = step.featureAction else {
+        throw .notAnAction(step: number, caseName: step.caseName)
+      }
+      actions.append(try json(featureAction))
+      origins.append(InspectorMessage.quoted(step.origin.rawValue))
+      times.append(String(microseconds(step.time)))
+    }
+    let first = timeline.checkpoint(atOrBefore: timeline.firstStep)
+    let initial = try reading(first.shared) { () throws(ExportError) -> String in
+      try stateJSON(first.rootState)
+    }
+    // NB: each state is recomputed from the checkpoint before it and encoded at once, while
+    // the replay's shared values are the step's: the states are never all kept.
+    var segmentStart = first
+    var number = timeline.firstStep
+    while number < timeline.lastStep {
+      let segmentEnd =
+        timeline.checkpoints.first(where: { $0.step > segmentStart.step })?.step
+        ?? timeline.lastStep + 1
+      let start = segmentStart
+      var failure: ExportError?
+      _ = SharedReplay.isolating(from: start.shared) {
+        var state = start.rootState
+        for next in (start.step + 1)..<segmentEnd {
+          guard let action = timeline.step(next)?.rootAction,
+            let reduced = feature.reduce(state, action)
+          else {
+            failure = .encodingFailed("step \(next) could not be recomputed")
+            return
+          }
+          state = reduced
+          do throws(ExportError) {
+            states.append(try stateJSON(state))
+          } catch {
+            failure = error
+            return
+          }
+        }
+      }
+      if let failure { throw failure }
+      number = segmentEnd - 1
+      guard segmentEnd <= timeline.lastStep else { break }
+      let checkpoint = timeline.checkpoint(atOrBefore: segmentEnd)
+      states.append(
+        try reading(checkpoint.shared) { () throws(ExportError) -> String in
+          try stateJSON(checkpoint.rootState)
+        })
+      segmentStart = checkpoint
+      number = segmentEnd
+    }
+    let checkpoints = states.enumerated().map { index, state in
+      #"{"state":\#(state),"step":\#(index + 1)}"#
+    }
+    let text =
+      #"{"actions":[\#(actions.joined(separator: ","))],"#
+      + #""checkpoints":[\#(checkpoints.joined(separator: ","))],"#
+      + #""formatVersion":\#(Recording<State, Action>.formatVersion),"#
+      + #""initialState":\#(initial),"origins":[\#(origins.joined(separator: ","))],"#
+      + #""stateInterval":1,"times":[\#(times.joined(separator: ","))]}"#
+    return Data(text.utf8)
+  }
+
+  private func reading<R>(
+    _ shared: SharedSnapshot?, _ body: () throws(ExportError) -> R
+  ) throws(ExportError) -> R {
+    guard let shared else { return try body() }
+    var result: Result<R, ExportError>?
+    shared.whileReading {
+      do throws(ExportError) { result = .success(try body()) } catch { result = .failure(error) }
+    }
+    return try result!.get()
   }
 
   func exportResponse() -> InspectorResponse {
@@ -447,23 +732,6 @@ enum ExportError: Error, CustomStringConvertible {
       "The session could not be encoded as JSON: \(reason)"
     }
   }
-}
-
-/// The JSON of a `Recording`, with each step's origin and time.
-private struct ExportedRecording: Encodable {
-  let actions: [AnyEncodable]
-  let checkpoints: [ExportedCheckpoint]
-  let formatVersion: Int
-  let initialState: AnyEncodable
-  let origins: [ActionOrigin]
-  let stateInterval: Int
-  /// When each action was reduced, in microseconds since the timeline started.
-  let times: [Int64]
-}
-
-private struct ExportedCheckpoint: Encodable {
-  let step: Int
-  let state: AnyEncodable
 }
 
 /// An error in a sentence: a decoding error names where it went wrong.

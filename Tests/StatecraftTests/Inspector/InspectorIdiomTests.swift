@@ -65,7 +65,7 @@ extension Engine {
       try await withInspectorPage(inspector, host: "localhost", body)
     }
 
-    @Test func aReactorStoreShowsItsActionsAndMutationsAndJumps() async throws {
+    @Test func aReactorStoreShowsItsActionsAndMutationsAndContinuesFromAStep() async throws {
       let store = Store(initialState: Clicker.State(), reactor: Clicker())
       let inspector = try await Inspector(store: store)
       try await withPage(inspector) { page, welcome in
@@ -78,16 +78,19 @@ extension Engine {
             == ["action.click", "mutation.setCount", "action.click", "mutation.setCount"])
         #expect(steps.map { $0["o"] as? String } == ["send", "effect", "send", "effect"])
         try await page.sendText(#"{"type":"jump","step":2}"#)
-        _ = try await page.read(until: "detail")
+        let detail = try await page.read(until: "detail").message
+        #expect((detail["state"] as? [String: Any])?["count"] as? Int == 1)
+        #expect(store.count == 2)
+        try await page.sendText(#"{"type":"continue","step":2}"#)
+        _ = try await page.read(until: "timeline")
         #expect(store.count == 1)
-        try await page.sendText(#"{"type":"resume"}"#)
-        _ = try await page.read(until: "live")
+        await store.send(.click).finish()
         #expect(store.count == 2)
       }
       await inspector.stop()
     }
 
-    @Test func aFeedbackSystemStoreShowsItsEventsAndJumps() async throws {
+    @Test func aFeedbackSystemStoreShowsItsEventsAndContinuesFromAStep() async throws {
       let store = Store(initialState: Steps.State(), system: Steps())
       let run = Task { await store.run() }
       let inspector = try await Inspector(store: store)
@@ -101,12 +104,15 @@ extension Engine {
         let events = steps.filter { ($0["c"] as? String)?.hasPrefix("event") == true }
         #expect(events.map { $0["o"] as? String } == ["send", "send"])
         try await page.sendText(#"{"type":"jump","step":0}"#)
-        _ = try await page.read(until: "detail")
+        let detail = try await page.read(until: "detail").message
+        #expect((detail["state"] as? [String: Any])?["count"] as? Int == 0)
+        #expect(store.count == 2)
+        try await page.sendText(#"{"type":"continue","step":0}"#)
+        _ = try await page.read(until: "timeline")
         #expect(store.count == 0)
       }
-      // NB: the last page leaving puts the store back at its live state.
       await inspector.stop()
-      #expect(store.count == 2)
+      #expect(store.count == 0)
       run.cancel()
       await run.value
     }
@@ -126,7 +132,10 @@ extension Engine {
         try await page.sendText(#"{"type":"jump","step":1}"#)
         let detail = try await page.read(until: "detail").message
         #expect((detail["state"] as? [String: Any])?["count"] as? Int == 2)
-        // NB: a jump puts the feature's state of that step into the root's current state.
+        #expect(store.state == Desk.State(tally: Tally.State(count: 2, notes: ["on"]), lamp: true))
+        // NB: "continue" puts the feature's state of that step into the root's current state.
+        try await page.sendText(#"{"type":"continue","step":1}"#)
+        _ = try await page.read(until: "timeline")
         #expect(store.state == Desk.State(tally: Tally.State(count: 2), lamp: true))
 
         try await page.sendText(#"{"type":"send","action":{"add":{"_0":3}}}"#)
@@ -135,7 +144,8 @@ extension Engine {
 
         let export = try inspector.session.exportData()
         let recording = try RecordingOf<Tally>(jsonData: export)
-        #expect(recording.actions == [.add(2), .note("on"), .add(3)])
+        #expect(recording.actions == [.add(2), .add(3)])
+        #expect(recording.replay(against: Tally()).isReproduced)
       }
       await inspector.stop()
     }

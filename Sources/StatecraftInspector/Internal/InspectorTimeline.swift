@@ -1,0 +1,156 @@
+// Owns what the Inspector keeps of a session in memory: each step's action (never its state),
+// and the root's state with its shared values only at checkpoints. A step's state is recomputed
+// from the checkpoint before it by running the reducer again on the recorded actions (see
+// InspectorSession.swift), so the memory follows the number of steps and what changed, not the
+// size of the state times the number of steps: keeping every step's state would keep a copy of
+// every collection the reducer changes (copy-on-write), which is what made 8,000 adds cost
+// gigabytes. The number of checkpoints is bounded too: past it, every other regular checkpoint
+// goes and the interval doubles, so that a large state costs a bounded number of copies, and a
+// recomputed step runs at most a few thousand actions. A checkpoint made because the state
+// changed outside the reducer is pinned: the steps after it can't be recomputed without it. The
+// timeline is a window: past its maximum number of steps, the oldest are dropped, a checkpoint
+// at a time.
+import Foundation
+import Statecraft
+
+/// The steps of a session, and the checkpoints its states are recomputed from.
+struct InspectorTimeline<Action> {
+  /// One step: what the root reduced, and how the page shows it. No state.
+  struct Step {
+    /// The action as the root reduced it: what a replay runs.
+    let rootAction: Any
+    /// The action as the inspected feature has it, for the page.
+    let action: Any
+    /// The feature's action; nil for an idiom's own event (a reactor's mutation).
+    let featureAction: Action?
+    let origin: ActionOrigin
+    /// When the action was reduced, since the session started.
+    let time: Duration
+    let caseName: String
+  }
+
+  /// The root's state after a step, and the values its shared values had then.
+  struct Checkpoint {
+    let step: Int
+    let rootState: Any
+    let shared: SharedSnapshot?
+    /// Made because the state before its step did not come from the last step's by the
+    /// reducer alone (a shared value written outside it, a replaced state): never thinned.
+    var isPinned = false
+  }
+
+  /// Steps set aside by "continue from here": the steps after `from`, and their checkpoints.
+  struct Branch {
+    let from: Int
+    let steps: [Step]
+    let checkpoints: [Checkpoint]
+  }
+
+  /// The step whose state the window starts from (0 until older steps are dropped).
+  private(set) var firstStep: Int
+  /// Steps `firstStep + 1 ... lastStep`.
+  private(set) var steps: [Step] = []
+  /// In step order; the first is at `firstStep`.
+  private(set) var checkpoints: [Checkpoint]
+
+  init(start: Checkpoint) {
+    firstStep = start.step
+    checkpoints = [start]
+  }
+
+  var lastStep: Int { firstStep + steps.count }
+
+  /// Whether the timeline has a state for `step`.
+  func contains(_ step: Int) -> Bool { (firstStep...lastStep).contains(step) }
+
+  /// Step `number` (`firstStep + 1 ... lastStep`).
+  func step(_ number: Int) -> Step? {
+    guard number > firstStep, number <= lastStep else { return nil }
+    return steps[number - firstStep - 1]
+  }
+
+  /// The checkpoint at `step`, or the last one before it.
+  func checkpoint(atOrBefore step: Int) -> Checkpoint {
+    // NB: checkpoints are in step order: a binary search for the last one at or before `step`.
+    var low = 0
+    var high = checkpoints.count - 1
+    while low < high {
+      let middle = (low + high + 1) / 2
+      if checkpoints[middle].step <= step { low = middle } else { high = middle - 1 }
+    }
+    return checkpoints[low]
+  }
+
+  /// The number of steps since the last checkpoint.
+  var stepsSinceCheckpoint: Int { lastStep - checkpoints[checkpoints.count - 1].step }
+
+  mutating func append(_ step: Step) {
+    steps.append(step)
+  }
+
+  /// Makes `checkpoint` the one at its step (which must be `lastStep`, or a step the timeline
+  /// has, for a state replaced by "continue from here").
+  mutating func setCheckpoint(_ checkpoint: Checkpoint) {
+    checkpoints.removeAll { $0.step >= checkpoint.step }
+    checkpoints.append(checkpoint)
+  }
+
+  /// While more than `maximumCount` checkpoints are kept, drops every other one that is not
+  /// pinned (never the first, nor the last).
+  ///
+  /// - Returns: Whether any was dropped: the caller doubles its interval.
+  mutating func thin(toAtMost maximumCount: Int) -> Bool {
+    guard checkpoints.count > maximumCount, checkpoints.count > 2 else { return false }
+    var kept: [Checkpoint] = [checkpoints[0]]
+    var dropNext = true
+    for checkpoint in checkpoints.dropFirst().dropLast() {
+      if checkpoint.isPinned || !dropNext {
+        kept.append(checkpoint)
+        dropNext = true
+      } else {
+        dropNext = false
+      }
+    }
+    kept.append(checkpoints[checkpoints.count - 1])
+    let dropped = kept.count < checkpoints.count
+    checkpoints = kept
+    return dropped
+  }
+
+  /// Drops the oldest steps, a checkpoint at a time, while more than `maximumSteps` are kept
+  /// and no step at or after `floor` would go.
+  ///
+  /// - Returns: Whether any step was dropped.
+  mutating func trim(toAtMost maximumSteps: Int, keepingFrom floor: Int) -> Bool {
+    guard steps.count > maximumSteps else { return false }
+    // NB: the new first step is the latest checkpoint that leaves at most `maximumSteps`
+    // steps after it: older steps can't be recomputed without a checkpoint before them.
+    let limit = min(lastStep - maximumSteps, floor)
+    guard let index = checkpoints.lastIndex(where: { $0.step <= limit }), index > 0 else {
+      return false
+    }
+    let newFirst = checkpoints[index].step
+    steps.removeFirst(newFirst - firstStep)
+    checkpoints.removeFirst(index)
+    firstStep = newFirst
+    return true
+  }
+
+  /// Removes the steps after `step`, and their checkpoints, and returns them.
+  mutating func cut(after step: Int) -> Branch {
+    let kept = step - firstStep
+    let branch = Branch(
+      from: step, steps: Array(steps[kept...]),
+      checkpoints: checkpoints.filter { $0.step > step })
+    steps.removeSubrange(kept...)
+    checkpoints.removeAll { $0.step > step }
+    return branch
+  }
+
+  /// Puts back steps set aside after `branch.from` (the timeline must end there).
+  mutating func restore(_ branch: Branch) {
+    precondition(lastStep == branch.from, "a branch goes back where it was cut")
+    steps.append(contentsOf: branch.steps)
+    checkpoints.append(contentsOf: branch.checkpoints)
+  }
+}

@@ -1,0 +1,268 @@
+import Clocks
+import Foundation
+import Testing
+
+@testable import Statecraft
+@testable import StatecraftInspector
+
+extension Engine {
+  /// Time travel with a page connected: viewing a step never moves the store or its shared
+  /// values; "continue from here" does, only when asked, and can be undone; the timeline keeps
+  /// states at checkpoints only, recomputes the others, and keeps a bounded window of steps.
+  @MainActor
+  @Suite struct InspectorTimeTravelTests {
+    func withPage<Result>(
+      _ inspector: Inspector<some Any, some Any>,
+      _ body: @MainActor (inout WireConnection, [String: Any]) async throws -> Result
+    ) async throws -> Result {
+      try await withInspectorPage(inspector, body)
+    }
+
+    @Test func viewingAPastStepLeavesTheStoreLiveAndActionsApplyToTheLiveState() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      try await withPage(inspector) { page, welcome in
+        #expect(welcome["protocol"] as? Int == 2)
+        store.send(.add(1))
+        store.send(.add(2))
+        store.send(.note("three"))
+        _ = try await page.readSteps(count: 3)
+
+        try await page.sendText(#"{"type":"jump","step":1}"#)
+        let detail = try await page.read(until: "detail").message
+        #expect(detail["step"] as? Int == 1)
+        #expect(detail["viewing"] as? Bool == true)
+        #expect(detail["liveStep"] as? Int == 3)
+        #expect((detail["state"] as? [String: Any])?["count"] as? Int == 1)
+        #expect((detail["diff"] as? String)?.contains("+   count: 1") == true)
+        // The store is where the user left it.
+        #expect(store.state == Tally.State(count: 3, notes: ["three"]))
+
+        // An action sent while a page views a past step applies to the live state, and the
+        // log goes on with it.
+        store.send(.add(10))
+        let steps = try await page.readSteps(count: 1)
+        #expect(steps.first?["i"] as? Int == 4)
+        #expect(store.state == Tally.State(count: 13, notes: ["three"]))
+
+        try await page.sendText(#"{"type":"resume"}"#)
+        let live = try await page.read(until: "live").message
+        #expect(live["stepCount"] as? Int == 4)
+        #expect(store.state == Tally.State(count: 13, notes: ["three"]))
+      }
+      await inspector.stop()
+      #expect(store.state == Tally.State(count: 13, notes: ["three"]))
+    }
+
+    /// The issue's reproduction, on a persisted shared value: viewing a past step while the
+    /// app goes on never writes that step's value to the file.
+    @Test func viewingAPastStepNeverWritesItsSharedValueToTheFile() async throws {
+      let clock = TestClock()
+      let storage = SharedStorage(files: .inMemory(), defaults: .inMemory(), clock: clock)
+      let url = URL(fileURLWithPath: "/notes/lines.json")
+      let lines = withSharedStorage(storage) {
+        Shared(wrappedValue: [String](), .fileStorage(url))
+      }
+      let store = Store(initialState: SharedNotes.State(lines: lines)) { SharedNotes() }
+      let inspector = try await Inspector(store: store)
+      try await withPage(inspector) { page, _ in
+        store.send(.add("one"))
+        store.send(.add("two"))
+        store.send(.add("three"))
+        _ = try await page.readSteps(count: 3)
+
+        try await page.sendText(#"{"type":"jump","step":1}"#)
+        let detail = try await page.read(until: "detail").message
+        #expect((detail["state"] as? [String: Any])?["lines"] as? [String] == ["one"])
+        #expect(lines.wrappedValue == ["one", "two", "three"])
+
+        store.send(.add("four"))
+        _ = try await page.readSteps(count: 1)
+        await clock.advance(by: .seconds(5))
+        let contents = try storage.files.contents(of: url)
+        let saved = try JSONDecoder().decode([String].self, from: try #require(contents))
+        #expect(saved == ["one", "two", "three", "four"])
+      }
+      await inspector.stop()
+      #expect(lines.wrappedValue == ["one", "two", "three", "four"])
+    }
+
+    @Test func continueFromAStepSetsTheLaterStepsAsideAndUndoPutsThemBack() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      try await withPage(inspector) { page, welcome in
+        #expect((welcome["capabilities"] as? [String: Bool])?["continue"] == true)
+        store.send(.add(1))
+        store.send(.add(2))
+        store.send(.note("three"))
+        _ = try await page.readSteps(count: 3)
+
+        try await page.sendText(#"{"type":"continue","step":1}"#)
+        let continued = try await page.read(until: "timeline").message
+        #expect(continued["stepCount"] as? Int == 1)
+        #expect((continued["branch"] as? [String: Any])?["from"] as? Int == 1)
+        #expect((continued["branch"] as? [String: Any])?["stepCount"] as? Int == 2)
+        #expect((continued["note"] as? String)?.contains("steps 2 to 3 were set aside") == true)
+        #expect(store.state == Tally.State(count: 1))
+        let kept = try await page.readSteps(count: 1)
+        #expect(kept.map { $0["i"] as? Int } == [1])
+
+        // The store goes on from there; the new step takes the next number.
+        store.send(.add(5))
+        let next = try await page.readSteps(count: 1)
+        #expect(next.first?["i"] as? Int == 2)
+        #expect(store.state == Tally.State(count: 6))
+
+        try await page.sendText(#"{"type":"undoContinue"}"#)
+        let undone = try await page.read(until: "timeline").message
+        #expect(undone["stepCount"] as? Int == 3)
+        #expect((undone["branch"] as? [String: Any])?["stepCount"] as? Int == 1)
+        let restored = try await page.readSteps(count: 3)
+        #expect(restored.map { $0["c"] as? String } == ["add", "add", "note"])
+        #expect(store.state == Tally.State(count: 3, notes: ["three"]))
+
+        // Undo again is a swap: the step made after the continue comes back.
+        try await page.sendText(#"{"type":"undoContinue"}"#)
+        _ = try await page.read(until: "timeline")
+        #expect(store.state == Tally.State(count: 6))
+
+        try await page.sendText(#"{"type":"continue","step":2}"#)
+        let refused = try await page.read(until: "error").message
+        #expect((refused["message"] as? String)?.contains("is the live state") == true)
+      }
+      await inspector.stop()
+      #expect(store.state == Tally.State(count: 6))
+    }
+
+    @Test func theTimelineKeepsStatesAtCheckpointsAndRecomputesTheOthers() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 8
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withPage(inspector) { page, _ in
+        for amount in 1...100 { store.send(.add(amount)) }
+        _ = try await page.readSteps(count: 100)
+        // One state at the start and one every 8 steps: not one a step.
+        #expect(inspector.session.keptStateCount == 1 + 100 / 8)
+
+        try await page.sendText(#"{"type":"detail","step":43}"#)
+        let detail = try await page.read(until: "detail").message
+        #expect(detail["recomputed"] as? Bool == true)
+        #expect((detail["state"] as? [String: Any])?["count"] as? Int == (1...43).reduce(0, +))
+        #expect((detail["previous"] as? [String: Any])?["count"] as? Int == (1...42).reduce(0, +))
+        #expect((detail["diff"] as? String)?.contains("+   count: 946") == true)
+
+        try await page.sendText(#"{"type":"detail","step":40}"#)
+        let checkpoint = try await page.read(until: "detail").message
+        #expect(checkpoint["recomputed"] as? Bool == false)
+      }
+      await inspector.stop()
+    }
+
+    /// A recomputed step runs the reducer again: its writes to a shared value go to the
+    /// replay's copy, and the live value, its observers and its file see nothing.
+    @Test func recomputingAStepWritesNoLiveSharedValue() async throws {
+      let lines = Shared(value: ["a"])
+      let store = Store(initialState: SharedNotes.State(lines: lines)) { SharedNotes() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 100
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withPage(inspector) { page, _ in
+        store.send(.add("b"))
+        store.send(.add("c"))
+        store.send(.removeFirst)
+        _ = try await page.readSteps(count: 3)
+        let changes = lines.reference.changeCount
+
+        for step in 1...3 {
+          try await page.sendText(#"{"type":"detail","step":\#(step)}"#)
+        }
+        var details: [(message: [String: Any], before: [[String: Any]])] = []
+        for _ in 1...3 { details.append(try await page.read(until: "detail")) }
+        #expect(
+          details.map { ($0.message["state"] as? [String: Any])?["lines"] as? [String] } == [
+            ["a", "b"], ["a", "b", "c"], ["b", "c"],
+          ])
+        #expect(details.allSatisfy { $0.message["recomputed"] as? Bool == true })
+        #expect(lines.wrappedValue == ["b", "c"])
+        #expect(lines.reference.changeCount == changes)
+
+        // The export recomputes every step the same way.
+        let export = try await WireClient.request(
+          port: inspector.port, target: "/export?token=\(inspector.token)")
+        let recording = try RecordingOf<SharedNotes>(jsonData: Data(export.body.utf8))
+        #expect(
+          recording.checkpoints.map(\.state.lines.wrappedValue) == [
+            ["a", "b"], ["a", "b", "c"], ["b", "c"],
+          ])
+        #expect(lines.reference.changeCount == changes)
+      }
+      await inspector.stop()
+    }
+
+    /// A shared value written outside the reducer (an effect, another store) between two
+    /// steps can't be recomputed from the actions: the step after it is a checkpoint.
+    @Test func aSharedValueChangedBetweenStepsMakesTheNextStepACheckpoint() async throws {
+      let lines = Shared(value: ["a"])
+      let store = Store(initialState: SharedNotes.State(lines: lines)) { SharedNotes() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 100
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withPage(inspector) { page, _ in
+        store.send(.add("b"))
+        lines.withLock { $0.append("outside") }
+        store.send(.add("c"))
+        _ = try await page.readSteps(count: 2)
+
+        try await page.sendText(#"{"type":"detail","step":2}"#)
+        let detail = try await page.read(until: "detail").message
+        #expect(detail["recomputed"] as? Bool == false)
+        #expect(
+          (detail["state"] as? [String: Any])?["lines"] as? [String] == ["a", "b", "outside", "c"])
+      }
+      await inspector.stop()
+    }
+
+    @Test func theOldestStepsAreDroppedPastTheMaximum() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.maximumSteps = 20
+      configuration.checkpointInterval = 4
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withPage(inspector) { page, _ in
+        for _ in 1...50 { store.send(.add(1)) }
+        let (trimmed, _) = try await page.read(until: "trimmed")
+        let first = try #require(trimmed["firstStep"] as? Int)
+        // NB: dropped a checkpoint at a time: between 20 and 23 steps are kept.
+        #expect(first > 0 && (20...23).contains(50 - first))
+        #expect(inspector.session.keptStateCount <= 20 / 4 + 1)
+
+        try await page.sendText(#"{"type":"detail","step":\#(first)}"#)
+        let kept = try await page.read(until: "detail").message
+        #expect((kept["state"] as? [String: Any])?["count"] as? Int == first)
+
+        try await page.sendText(#"{"type":"detail","step":3}"#)
+        let dropped = try await page.read(until: "error").message
+        #expect((dropped["message"] as? String)?.contains("were dropped") == true)
+        #expect((dropped["message"] as? String)?.contains("at most 20 steps") == true)
+      }
+      await inspector.stop()
+    }
+
+    @Test func theTimelineIsDroppedWhenTheLastPageLeaves() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      try await withPage(inspector) { page, _ in
+        for amount in 1...10 { store.send(.add(amount)) }
+        _ = try await page.readSteps(count: 10)
+        #expect(inspector.session.keptStateCount >= 1)
+        try await page.sendFrame(opcode: 0x8, [0x03, 0xE8])
+        _ = try await page.readToEnd()
+      }
+      await inspector.session.waitForPageCount(0)
+      #expect(inspector.session.keptStateCount == 0)
+      #expect(inspector.session.timeline == nil)
+      await inspector.stop()
+    }
+  }
+}
