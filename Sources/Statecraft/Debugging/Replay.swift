@@ -10,7 +10,8 @@ extension Recording where State: Equatable {
   /// ```
   ///
   /// The replay starts from ``initialState`` and runs `reducer` on each action in order, as a
-  /// fresh store would, but runs none of the effects it returns: what effects sent during the
+  /// fresh store would, but runs none of the effects it returns, and writes no live shared
+  /// value (its reducer's writes go to copies of its own): what effects sent during the
   /// session was recorded as actions already. It stops at the first stored state that the
   /// replay does not reproduce, which happens when the reducer changed since the session was
   /// recorded, when it depends on something outside its state and actions (a clock, a random
@@ -19,6 +20,14 @@ extension Recording where State: Equatable {
   /// - Returns: The result: ``ReplayResult/isReproduced``, or the first
   ///   ``ReplayResult/divergence`` (its step, action and diff).
   public func replay<R: Reducer<State, Action>>(against reducer: R) -> ReplayResult<State, Action> {
+    // NB: the reducer's writes to shared values go to the replay's copies, never to the live
+    // values (see SharedReplay.swift).
+    SharedReplay.isolating(from: initialShared) { replayIsolated(against: reducer) }.result
+  }
+
+  private func replayIsolated<R: Reducer<State, Action>>(
+    against reducer: R
+  ) -> ReplayResult<State, Action> {
     var state = initialState
     var nextCheckpoint = 0
     var lastMatchingStep = 0

@@ -8,8 +8,11 @@ extension Recording {
     state(at: step, reducer: reducer, restoringShared: false)
   }
 
-  /// The state at `step`; with `restoringShared`, the shared values it holds are first put back
-  /// to their values at the stored state it starts from (time travel).
+  /// The state at `step`; with `restoringShared`, the shared values it holds are then put at
+  /// their values at that step (time travel).
+  ///
+  /// NB: the reducer runs with its shared values isolated (see SharedReplay.swift): recomputing
+  /// a step never writes the live values, nor their files, unless the caller restores them.
   func state<R: Reducer<State, Action>>(
     at step: Int, reducer: R, restoringShared: Bool
   ) -> State? {
@@ -22,11 +25,13 @@ extension Recording {
       next = checkpoints[index].step
       shared = checkpoints[index].shared
     }
-    if restoringShared { shared?.restore() }
-    while next < step {
-      _ = reducer.reduce(into: &state, action: actions[next])
-      next += 1
+    let replayed = SharedReplay.isolating(from: shared) {
+      while next < step {
+        _ = reducer.reduce(into: &state, action: actions[next])
+        next += 1
+      }
     }
+    if restoringShared, !replayed.shared.isEmpty { replayed.shared.restore() }
     return state
   }
 }
