@@ -89,6 +89,10 @@ def step_count():
     return driver.execute_script("return steps.length;")
 
 
+def last_step():
+    return driver.execute_script("return steps.length ? steps[steps.length - 1].i : 0;")
+
+
 try:
     # A page without the token is refused.
     driver.get(url.split("?")[0])
@@ -128,46 +132,69 @@ try:
         "const s = document.getElementById('caseFilter'); s.value = '';"
         "s.dispatchEvent(new Event('change'));")
 
-    # The slider puts the demo at step 1: one todo, not done.
+    # The slider shows step 1 (one todo, not done); the demo stays at its live state.
     driver.execute_script(
         "const s = document.getElementById('slider'); s.value = 1;"
         "s.dispatchEvent(new Event('change'));")
-    wait_for("the store to jump to step 1", lambda: text("status") == "at step 1")
+    wait_for("the page to view step 1", lambda: text("status").startswith("viewing step 1"))
     wait_for("the state of step 1", lambda: text("detailStep") == "1")
     if "Buy milk" not in text("state") or "Walk the dog" in text("state"):
         fail("the state shown at step 1 is not the list with one todo: " + text("state"))
-    if "Buy milk" not in text("diff"):
-        fail("the diff of step 1 does not show the added todo: " + text("diff"))
+    if "Buy milk" not in text("diffTree"):
+        fail("the diff tree of step 1 does not show the added todo: " + text("diffTree"))
     mark = len(demo_output())
     command("list")
     listed = wait_for_output(
-        "the demo's list at step 1", lambda out: "left of" in out[mark:] and out[mark:])
-    print("list at step 1:\n" + listed)
-    if "Buy milk" not in listed or "Walk the dog" in listed:
-        fail("after the jump the demo lists something else than step 1's one todo")
-    shot("inspector-travelled.png")
-
-    # Resume: the demo is back at its live state.
-    driver.find_element(By.ID, "resume").click()
-    wait_for("the page to be live again", lambda: text("status") == "live")
-    mark = len(demo_output())
-    command("list")
-    listed = wait_for_output(
-        "the demo's live list", lambda out: "left of" in out[mark:] and out[mark:])
-    print("list after resume:\n" + listed)
+        "the demo's list while the page views step 1",
+        lambda out: "left of" in out[mark:] and out[mark:])
+    print("list while viewing step 1:\n" + listed)
     if "[x] Buy milk" not in listed or "Walk the dog" not in listed:
-        fail("after resume the demo does not list its live state")
+        fail("viewing step 1 moved the demo away from its live state")
+    # An action sent meanwhile applies to the live state, and the log goes on with it.
+    command("add While viewing")
+    wait_for("the new step in the log while viewing", lambda: step_count() >= 4 and
+             any(case == "add" and step == 4 for step, case, _ in rows()))
+    if not text("status").startswith("viewing step 1"):
+        fail("a new step ended the view of step 1: " + text("status"))
+    shot("inspector-viewing.png")
+
+    # Continue from here: after the confirmation, the demo is at step 1, and undo puts the
+    # set-aside steps back.
+    driver.execute_script("window.confirm = () => true;")
+    driver.find_element(By.ID, "continue").click()
+    wait_for("the set-aside notice", lambda: "set aside" in text("notice"))
+    print("notice:", text("notice"))
+    mark = len(demo_output())
+    command("list")
+    listed = wait_for_output(
+        "the demo's list after continue", lambda out: "left of" in out[mark:] and out[mark:])
+    if "Buy milk" not in listed or "Walk the dog" in listed or "While viewing" in listed:
+        fail("after continue from step 1 the demo does not list step 1's one todo:\n" + listed)
+    wait_for("the undo button", lambda: "Undo continue (3 steps" in text("undoContinue"))
+    driver.find_element(By.ID, "undoContinue").click()
+    wait_for("the set-aside steps back in the log", lambda: step_count() >= 4)
+    mark = len(demo_output())
+    command("list")
+    listed = wait_for_output(
+        "the demo's list after undo", lambda out: "left of" in out[mark:] and out[mark:])
+    print("list after undo:\n" + listed)
+    if "[x] Buy milk" not in listed or "While viewing" not in listed:
+        fail("undo continue did not put the demo back at its live state:\n" + listed)
+    wait_for("the page to be live", lambda: text("status") == "live")
+    # The undo set aside the empty branch made after the continue: swap it back out of view.
+    base = step_count()
 
     # Pause: the log and the slider stop following; resume shows what came meanwhile.
     driver.find_element(By.ID, "pause").click()
     wait_for("the page to pause", lambda: text("status") == "paused")
     command("add While paused")
-    wait_for("the step to reach the page", lambda: step_count() >= 4)
+    wait_for("the step to reach the page", lambda: step_count() >= base + 1)
     next_frame()
-    if len(rows()) != 3 or driver.execute_script("return document.getElementById('slider').max;") != "3":
+    if len(rows()) != base or driver.execute_script(
+            "return document.getElementById('slider').max;") != str(base):
         fail("the paused log followed the new step")
     driver.find_element(By.ID, "resume").click()
-    wait_for("the paused step to show", lambda: len(rows()) == 4)
+    wait_for("the paused step to show", lambda: len(rows()) == base + 1)
 
     # An action typed as JSON: a bad one shows its decoding error, a good one is applied.
     box = driver.find_element(By.ID, "actionInput")
@@ -179,7 +206,7 @@ try:
     box.send_keys('{"add":{"_0":"Sent from the page"}}')
     driver.find_element(By.ID, "send").click()
     wait_for("the sent action", lambda: text("sendResult") == "sent")
-    wait_for("the sent action in the log", lambda: step_count() >= 5)
+    wait_for("the sent action in the log", lambda: step_count() >= base + 2)
 
     # Export: the session is a recording that the demo replays.
     exported = driver.execute_async_script(
@@ -224,19 +251,22 @@ try:
     driver.execute_script(
         "const s = document.getElementById('slider'); s.value = 2;"
         "s.dispatchEvent(new Event('change'));")
-    wait_for("the store to jump to step 2", lambda: text("status") == "at step 2")
+    wait_for("the page to view step 2", lambda: text("status").startswith("viewing step 2"))
     driver.execute_script(
         "document.getElementById('importFile').classList.add('hidden');"
+        "document.getElementById('importSection').classList.add('hidden');"
+        "document.getElementById('generatedSection').classList.add('hidden');"
         "document.getElementById('right').scrollTop = 0;")
     shot("inspector-screenshot.png")
-    driver.find_element(By.ID, "resume").click()
+    driver.find_element(By.ID, "live").click()
     wait_for("the page to be live again", lambda: text("status") == "live")
     # 100,000 steps: the page sends them as actions; the log stays virtualized and searchable.
-    before = step_count()
+    # NB: the timeline keeps 100,000 steps: the oldest are dropped as the last ones come.
+    before = last_step()
     driver.execute_script(
         "for (let n = 0; n < 100000; n++) socket.send(JSON.stringify("
         "{type: 'send', action: {setFilter: {_0: n % 2 ? 'all' : 'active'}}}));")
-    wait_for("100,000 more steps", lambda: step_count() >= before + 100000, timeout=300)
+    wait_for("100,000 more steps", lambda: last_step() >= before + 100000, timeout=300)
     in_document = driver.execute_script("return document.querySelectorAll('#log .row').length;")
     print("100,000 steps: %d rows in the document" % in_document)
     if in_document > 200:
@@ -247,7 +277,8 @@ try:
     wait_for("the middle of the log (steps 49,990 to 50,020) to show after the scroll",
              lambda: any(49990 <= step <= 50020 for step, _, _ in rows()))
     started = time.monotonic()
-    driver.find_element(By.ID, "search").send_keys("Walk")
+    # NB: the first steps were dropped (the timeline keeps 100,000); the sent action is kept.
+    driver.find_element(By.ID, "search").send_keys("Sent from")
     wait_for("the search over 100,000 steps", lambda: len(rows()) == 1)
     print("search over %d steps: %.2f s" % (step_count(), time.monotonic() - started))
     shot("inspector-100k.png")

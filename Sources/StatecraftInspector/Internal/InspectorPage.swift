@@ -2,6 +2,8 @@
 // inline, nothing loaded from the network) that speaks the socket protocol of
 // InspectorMessage.swift. The log is virtualized (only the rows in view are in the document),
 // so that 100,000 steps stay usable; a step's state and diff are asked for when it is selected.
+// Viewing a step never moves the store: the log goes on with the live steps, and only "Continue
+// from here" (after a confirmation that says what it sets aside) or its undo change the state.
 
 enum InspectorPage {
   static let html = #"""
@@ -25,7 +27,7 @@ enum InspectorPage {
     button:hover { border-color:var(--accent); cursor:pointer; }
     #status { padding:2px 8px; border-radius:10px; background:#2b3440; }
     #status.live { background:#1f4d2c; } #status.paused { background:#5a4418; }
-    #status.travelling { background:#1f3d5a; } #status.offline { background:#5a1f1f; }
+    #status.viewing { background:#1f3d5a; } #status.offline { background:#5a1f1f; }
     main { flex:1; display:flex; min-height:0; }
     #left { width:45%; min-width:320px; display:flex; flex-direction:column;
       border-right:1px solid var(--line); }
@@ -61,6 +63,15 @@ enum InspectorPage {
     .error { color:var(--del); white-space:pre-wrap; }
     .ok { color:var(--add); }
     .hidden { display:none !important; }
+    #notice { padding:6px 10px; background:#1f3d5a; border-bottom:1px solid var(--line); }
+    #timeline button { white-space:nowrap; }
+    .views { float:right; display:flex; gap:6px; align-items:center; font-size:11px;
+      text-transform:none; letter-spacing:0; }
+    .views button { padding:0 6px; font-size:11px; } .views button.on { border-color:var(--accent); }
+    .tree .changed > summary, .tree .leaf.changed { background:#2b2410; }
+    .tree .added { color:var(--add); } .tree .removed { color:var(--del); text-decoration:line-through; }
+    .tree .old { color:var(--del); text-decoration:line-through; margin-right:6px; }
+    #templates { max-width:100%; margin-bottom:4px; }
     </style>
     </head>
     <body>
@@ -75,6 +86,7 @@ enum InspectorPage {
       <button id="generate" class="hidden">Generate test</button>
       <span id="count"></span>
     </header>
+    <div id="notice" class="hidden"></div>
     <main>
       <div id="left">
         <div id="filters">
@@ -86,21 +98,38 @@ enum InspectorPage {
           <span>Step</span>
           <input id="slider" type="range" min="0" max="0" value="0">
           <span id="stepLabel">0 / 0</span>
+          <button id="live" class="hidden" title="Show the live state again">Back to live</button>
+          <button id="continue" class="hidden"
+            title="Put the app at this step, setting the later steps aside">Continue from here…</button>
+          <button id="undoContinue" class="hidden">Undo continue</button>
         </div>
       </div>
       <div id="right">
-        <section><h2>Step <span id="detailStep">–</span> action</h2><pre id="action">–</pre></section>
-        <section><h2>Diff (this step's change)</h2><pre id="diff">–</pre></section>
-        <section><h2>State</h2><div id="state" class="tree">–</div></section>
-        <section id="sendSection"><h2>Send an action (JSON)</h2>
-          <textarea id="actionInput" placeholder='{"addButtonTapped":{}}'></textarea>
-          <button id="send">Send</button> <span id="sendResult"></span></section>
-        <section id="importSection" class="hidden"><h2>Imported session</h2>
+        <section id="importSection" class="hidden"><h2>Imported session
+          <span class="views"><button data-close="importSection">Close</button></span></h2>
           <pre id="importResult"></pre></section>
-        <section id="generatedSection" class="hidden"><h2>Generated test</h2>
+        <section id="generatedSection" class="hidden"><h2>Generated test
+          <span class="views"><button data-close="generatedSection">Close</button></span></h2>
           <textarea id="generated" rows="16" readonly></textarea></section>
-        <section id="errors" class="hidden"><h2>Errors</h2><pre id="errorText" class="error"></pre>
-        </section>
+        <section id="errors" class="hidden"><h2>Errors
+          <span class="views"><button data-close="errors">Close</button></span></h2>
+          <pre id="errorText" class="error"></pre></section>
+        <section><h2>Step <span id="detailStep">–</span> action <span id="recomputed"></span></h2>
+          <pre id="action">–</pre></section>
+        <section><h2>Diff (this step's change)
+          <span class="views"><label><input type="checkbox" id="changedOnly" checked>
+            changed only</label>
+            <button data-diff="tree" class="on">Tree</button><button data-diff="text">Text</button>
+          </span></h2>
+          <div id="diffTree" class="tree">–</div><pre id="diff" class="hidden">–</pre></section>
+        <section><h2>State
+          <span class="views"><button data-state="tree" class="on">Tree</button>
+            <button data-state="raw">Raw JSON</button></span></h2>
+          <div id="state" class="tree">–</div><pre id="stateRaw" class="hidden"></pre></section>
+        <section id="sendSection"><h2>Send an action (JSON)</h2>
+          <select id="templates"><option value="">Start from a recorded action…</option></select>
+          <textarea id="actionInput"></textarea>
+          <button id="send">Send</button> <span id="sendResult"></span></section>
       </div>
     </main>
     <script>
@@ -108,28 +137,50 @@ enum InspectorPage {
     const token = new URLSearchParams(location.search).get("token") || "";
     const $ = (id) => document.getElementById(id);
     const ROW = 22;
-    const steps = [];            // {i, c, o, s}
+    const steps = [];            // {i, c, o, s}, in step order
     let visible = [];            // indices into steps that pass the filters
     let cases = new Set();
-    let paused = false;          // the log and the slider stop following the live steps
-    let travelling = false;      // the store was put at a past step
+    let paused = false;          // the log stops following the live steps (the user's choice)
+    let viewing = null;          // the past step the page shows; the store stays live
     let selected = null;         // the selected step number
     let capabilities = {};
     let socket = null;
     let detailTimer = null;
     let renderScheduled = false; // a render of the log is due at the next frame
-    let liveCount = 0;           // steps known, including those not shown while paused
-    let shownCount = 0;          // steps shown in the log and the slider
+    let shownCount = 0;          // steps shown in the log (a prefix of steps)
+    let firstStep = 0;           // the step the timeline starts from (older ones were dropped)
+    let branch = null;           // {from, stepCount}: steps set aside by "continue from here"
+    let lastDetail = null;       // the detail shown, to redraw it in another view
+    let diffView = "tree", stateView = "tree";
+    let templateStep = null;     // a step whose action fills the send box when its detail comes
+    const latestOfCase = new Map(); // case name → the latest step of that case
+
+    const liveStep = () => steps.length ? steps[steps.length - 1].i : firstStep;
+    const shownStep = () => shownCount ? steps[shownCount - 1].i : firstStep;
 
     function setStatus() {
       const s = $("status");
       if (!socket || socket.readyState !== 1) { s.className = "offline"; s.textContent = "offline"; }
-      else if (travelling) { s.className = "travelling"; s.textContent = "at step " + selected; }
+      else if (viewing !== null) {
+        s.className = "viewing";
+        s.textContent = "viewing step " + viewing + " · the app is live at step " + liveStep();
+      }
       else if (paused) { s.className = "paused"; s.textContent = "paused"; }
       else { s.className = "live"; s.textContent = "live"; }
-      $("pause").classList.toggle("hidden", paused || travelling);
-      $("resume").classList.toggle("hidden", !(paused || travelling));
-      $("count").textContent = liveCount + " steps";
+      $("pause").classList.toggle("hidden", paused || viewing !== null);
+      $("resume").classList.toggle("hidden", !paused || viewing !== null);
+      $("live").classList.toggle("hidden", viewing === null);
+      $("continue").classList.toggle("hidden", viewing === null || viewing >= liveStep());
+      $("undoContinue").classList.toggle("hidden", branch === null);
+      $("undoContinue").textContent = branch === null ? "Undo continue"
+        : "Undo continue (" + branch.stepCount + " steps set aside after step " + branch.from + ")";
+      $("count").textContent = (liveStep() - firstStep) + " steps"
+        + (firstStep > 0 ? " (from step " + firstStep + ")" : "");
+    }
+
+    function notice(text) {
+      $("notice").classList.toggle("hidden", !text);
+      $("notice").textContent = text || "";
     }
 
     function matches(step) {
@@ -147,7 +198,9 @@ enum InspectorPage {
       renderLog(true);
     }
 
-    function addCase(name) {
+    function addCase(step) {
+      const name = step.c;
+      latestOfCase.set(name, step);
       const parts = name.split(".");
       for (let n = 1; n <= parts.length; n++) {
         const prefix = parts.slice(0, n).join(".");
@@ -159,12 +212,18 @@ enum InspectorPage {
         const after = [...select.options].slice(1).find(o => o.value > prefix);
         select.insertBefore(option, after || null);
       }
+      if (![...$("templates").options].some(o => o.value === name)) {
+        const option = document.createElement("option");
+        option.value = name; option.textContent = name;
+        const after = [...$("templates").options].slice(1).find(o => o.value > name);
+        $("templates").insertBefore(option, after || null);
+      }
     }
 
     function renderLog(scrollToEnd) {
       const log = $("log"), spacer = $("spacer");
       spacer.style.height = (visible.length * ROW) + "px";
-      if (scrollToEnd && !paused && !travelling) log.scrollTop = log.scrollHeight;
+      if (scrollToEnd && !paused && viewing === null) log.scrollTop = log.scrollHeight;
       const first = Math.max(0, Math.floor(log.scrollTop / ROW) - 5);
       const last = Math.min(visible.length, first + Math.ceil(log.clientHeight / ROW) + 10);
       const rows = [];
@@ -185,27 +244,49 @@ enum InspectorPage {
       spacer.replaceChildren(...rows);
     }
 
+    // Scrolls the log so that `step`'s row is in view (the slider and the log stay together).
+    function scrollToStep(step) {
+      let low = 0, high = visible.length - 1, found = -1;
+      while (low <= high) {
+        const middle = (low + high) >> 1, i = steps[visible[middle]].i;
+        if (i === step) { found = middle; break; }
+        if (i < step) low = middle + 1; else high = middle - 1;
+      }
+      if (found < 0) return;
+      const log = $("log");
+      const top = found * ROW;
+      if (top < log.scrollTop || top + ROW > log.scrollTop + log.clientHeight) {
+        log.scrollTop = Math.max(0, top - log.clientHeight / 2);
+      }
+    }
+
+    function updateSlider() {
+      const slider = $("slider");
+      slider.min = firstStep;
+      slider.max = shownStep();
+      if (viewing === null) slider.value = shownStep();
+      $("stepLabel").textContent = (viewing !== null ? viewing : shownStep()) + " / " + shownStep();
+    }
+
     function showSteps() {
       const start = shownCount;
-      shownCount = liveCount;
+      shownCount = steps.length;
       for (let k = start; k < shownCount; k++) if (matches(steps[k])) visible.push(k);
-      const slider = $("slider");
-      slider.max = shownCount;
-      if (!travelling) slider.value = shownCount;
-      $("stepLabel").textContent = (travelling ? selected : shownCount) + " / " + shownCount;
+      updateSlider();
       renderLog(true);
-      if (!travelling && !paused) scheduleLiveDetail();
+      if (viewing === null && !paused) scheduleLiveDetail();
     }
 
     // A burst of steps (each sent action is a step, and may come in a message of its own) is
     // drawn once per frame: drawing the log at each message would keep the page behind the
-    // store, and a hidden page draws nothing until it is shown.
+    // store, and a hidden page draws nothing until it is shown. While a past step is viewed the
+    // log still grows: the page always shows what the app did.
     function scheduleRender() {
       if (renderScheduled) return;
       renderScheduled = true;
       requestAnimationFrame(() => {
         renderScheduled = false;
-        if (!paused && !travelling) showSteps();
+        if (!paused) showSteps();
         setStatus();
       });
     }
@@ -214,7 +295,7 @@ enum InspectorPage {
       if (detailTimer) return;
       detailTimer = setTimeout(() => {
         detailTimer = null;
-        if (!travelling && !paused) request({ type: "detail", step: shownCount });
+        if (viewing === null && !paused) request({ type: "detail", step: shownStep() });
       }, 150);
     }
 
@@ -222,41 +303,155 @@ enum InspectorPage {
       if (socket && socket.readyState === 1) socket.send(JSON.stringify(message));
     }
 
-    function jump(step) {
-      selected = step; travelling = true; paused = true;
+    // Views a past step: the page shows it; the app goes on from its live state.
+    function view(step) {
+      selected = step; viewing = step;
       request({ type: "jump", step: step });
-      setStatus(); renderLog(false);
+      updateSlider(); scrollToStep(step); setStatus(); renderLog(false);
+    }
+
+    function backToLive() {
+      viewing = null; selected = null; paused = false;
+      request({ type: "resume" });
+      showSteps(); setStatus();
     }
 
     function showError(context, message) {
       if (context === "send") {
         $("sendResult").className = "error"; $("sendResult").textContent = message; return;
       }
-      $("errors").classList.remove("hidden");
+      reveal("errors");
       $("errorText").textContent = "[" + context + "] " + message;
     }
 
+    // Shows a result section at the top of the right side, where it is seen.
+    function reveal(id) {
+      $(id).classList.remove("hidden");
+      $(id).scrollIntoView({ block: "start" });
+    }
+
     function showDetail(message) {
+      if (templateStep !== null && message.step === templateStep) {
+        templateStep = null;
+        if (message.action !== null) $("actionInput").value = JSON.stringify(message.action, null, 2);
+      }
+      lastDetail = message;
       $("detailStep").textContent = message.step;
-      $("action").textContent = message.action === null ? "(the initial state)"
+      $("recomputed").textContent = message.recomputed
+        ? "(recomputed from the checkpoint before it)" : "";
+      $("action").textContent = message.action === null ? "(the state the session starts from)"
         : JSON.stringify(message.action, null, 2);
-      const diff = $("diff");
-      diff.replaceChildren();
-      for (const line of (message.diff === null ? "(the initial state)" : message.diff).split("\n")) {
-        const span = document.createElement("span");
-        if (line.startsWith("-")) span.className = "del";
-        else if (line.startsWith("+")) span.className = "add";
-        span.textContent = line + "\n";
-        diff.append(span);
+      drawDiff(); drawState();
+      if (message.viewing) {
+        selected = message.step; viewing = message.step;
+        updateSlider(); setStatus(); renderLog(false);
       }
-      const tree = $("state");
-      tree.replaceChildren(node(null, message.state, 0));
-      if (message.jumped) {
-        selected = message.step; travelling = true; paused = true;
-        $("slider").value = message.step;
-        $("stepLabel").textContent = message.step + " / " + shownCount;
-        setStatus(); renderLog(false);
+    }
+
+    function drawDiff() {
+      const message = lastDetail;
+      if (!message) return;
+      $("diff").classList.toggle("hidden", diffView !== "text");
+      $("diffTree").classList.toggle("hidden", diffView !== "tree");
+      if (diffView === "text") {
+        const diff = $("diff");
+        diff.replaceChildren();
+        const text = message.diff === null ? "(the state the session starts from)" : message.diff;
+        for (const line of text.split("\n")) {
+          const span = document.createElement("span");
+          if (line.startsWith("-")) span.className = "del";
+          else if (line.startsWith("+")) span.className = "add";
+          span.textContent = line + "\n";
+          diff.append(span);
+        }
+      } else if (message.previous === null) {
+        $("diffTree").textContent = "(the state the session starts from)";
+      } else {
+        const tree = diffNode(null, message.previous, message.state, 0, $("changedOnly").checked);
+        $("diffTree").replaceChildren(tree || document.createTextNode("(no change)"));
       }
+    }
+
+    function drawState() {
+      const message = lastDetail;
+      if (!message) return;
+      $("state").classList.toggle("hidden", stateView !== "tree");
+      $("stateRaw").classList.toggle("hidden", stateView !== "raw");
+      if (stateView === "raw") $("stateRaw").textContent = JSON.stringify(message.state, null, 2);
+      else $("state").replaceChildren(node(null, message.state, 0));
+    }
+
+    function same(a, b) {
+      if (a === b) return true;
+      if (a === null || b === null || typeof a !== "object" || typeof b !== "object") return false;
+      if (Array.isArray(a) !== Array.isArray(b)) return false;
+      const ka = Object.keys(a), kb = Object.keys(b);
+      if (ka.length !== kb.length) return false;
+      for (const k of ka) if (!(k in b) || !same(a[k], b[k])) return false;
+      return true;
+    }
+
+    // The change from `a` to `b` as a tree: changed objects fold open, unchanged ones are left
+    // out (changed only) or folded, added and removed values are marked, a changed leaf shows
+    // its old value struck out. Returns null for no change when only changes are shown.
+    function diffNode(key, a, b, depth, changedOnly) {
+      const changed = !same(a, b);
+      if (!changed && changedOnly) return null;
+      const objects = a !== null && b !== null && typeof a === "object" && typeof b === "object"
+        && Array.isArray(a) === Array.isArray(b);
+      if (!objects || !changed) {
+        if (!changed) { const n = node(key, b, 99); return n; }
+        const leaf = document.createElement("div"); leaf.className = "leaf changed";
+        if (key !== null) {
+          const k = document.createElement("span"); k.className = "k"; k.textContent = key + ": ";
+          leaf.append(k);
+        }
+        if (a !== undefined) {
+          const old = document.createElement("span"); old.className = "old";
+          old.textContent = short(a); leaf.append(old);
+        }
+        const now = document.createElement("span");
+        now.className = b === undefined ? "removed" : a === undefined ? "added" : "num";
+        now.textContent = b === undefined ? "(removed)" : short(b);
+        leaf.append(now);
+        return leaf;
+      }
+      const keys = Array.isArray(a)
+        ? [...Array(Math.max(a.length, b.length)).keys()].map(String)
+        : [...new Set([...Object.keys(a), ...Object.keys(b)])];
+      const details = document.createElement("details");
+      details.className = "changed";
+      const summary = document.createElement("summary");
+      if (key !== null) {
+        const k = document.createElement("span"); k.className = "k"; k.textContent = key + ": ";
+        summary.append(k);
+      }
+      const changes = keys.filter(k => !same(a[k], b[k])).length;
+      summary.append((Array.isArray(b) ? "[" + b.length + "]" : "{" + keys.length + "}")
+        + " · " + changes + " changed");
+      details.append(summary);
+      let built = false;
+      const build = () => {
+        if (built) return; built = true;
+        let shown = 0;
+        for (const k of keys) {
+          const child = diffNode(k, a[k], b[k], depth + 1, changedOnly);
+          if (!child) continue;
+          if (++shown > 500) {
+            const more = document.createElement("div"); more.className = "leaf";
+            more.textContent = "…"; details.append(more); break;
+          }
+          details.append(child);
+        }
+      };
+      details.addEventListener("toggle", build);
+      if (depth < 6 && changes <= 20) { details.open = true; build(); }
+      return details;
+    }
+
+    function short(value) {
+      const text = JSON.stringify(value);
+      return text === undefined ? "undefined" : text.length > 200 ? text.slice(0, 199) + "…" : text;
     }
 
     // A JSON value as a tree: objects and arrays fold, built when opened.
@@ -298,6 +493,17 @@ enum InspectorPage {
       return leaf;
     }
 
+    function resetTimeline(message) {
+      steps.length = 0; visible = []; shownCount = 0;
+      firstStep = message.firstStep; branch = message.branch;
+      latestOfCase.clear();
+      if (viewing !== null && (viewing > message.stepCount || viewing < firstStep)) {
+        viewing = null; selected = null;
+      }
+      notice(message.note);
+      updateSlider(); renderLog(false); setStatus();
+    }
+
     function connect() {
       const scheme = location.protocol === "https:" ? "wss://" : "ws://";
       socket = new WebSocket(scheme + location.host + "/socket?token=" + encodeURIComponent(token));
@@ -313,22 +519,36 @@ enum InspectorPage {
             $("export").classList.toggle("hidden", !capabilities.export);
             $("importButton").classList.toggle("hidden", !capabilities.import);
             $("sendSection").classList.toggle("hidden", !capabilities.send);
-            request({ type: "detail", step: 0 });
+            break;
+          case "timeline":
+            resetTimeline(message);
+            if (message.stepCount === message.firstStep) {
+              request({ type: "detail", step: message.firstStep });
+            }
             break;
           case "steps":
-            for (const step of message.steps) { steps.push(step); addCase(step.c); }
-            liveCount = steps.length;
+            for (const step of message.steps) { steps.push(step); addCase(step); }
             scheduleRender();
             break;
+          case "trimmed": {
+            let drop = 0;
+            while (drop < steps.length && steps[drop].i <= message.firstStep) drop++;
+            steps.splice(0, drop);
+            shownCount = Math.max(0, shownCount - drop);
+            firstStep = message.firstStep;
+            if (viewing !== null && viewing < firstStep) { viewing = null; selected = null; }
+            refilter(); updateSlider(); setStatus();
+            break;
+          }
           case "detail": showDetail(message); break;
           case "live":
-            travelling = false; paused = false; selected = null;
-            showSteps(); setStatus(); request({ type: "detail", step: shownCount });
+            viewing = null; selected = null;
+            showSteps(); setStatus(); request({ type: "detail", step: shownStep() });
             break;
           case "sent":
             $("sendResult").className = "ok"; $("sendResult").textContent = "sent"; break;
           case "generatedTest":
-            $("generatedSection").classList.remove("hidden");
+            reveal("generatedSection");
             $("generated").value = message.source; break;
           case "error": showError(message.context, message.message); break;
         }
@@ -338,16 +558,73 @@ enum InspectorPage {
     $("log").addEventListener("scroll", () => renderLog(false));
     $("log").addEventListener("click", (event) => {
       const row = event.target.closest(".row");
-      if (row) jump(Number(row.dataset.step));
+      if (row) view(Number(row.dataset.step));
     });
     $("search").addEventListener("input", refilter);
     $("caseFilter").addEventListener("change", refilter);
-    $("slider").addEventListener("change", () => jump(Number($("slider").value)));
-    $("pause").addEventListener("click", () => { paused = true; setStatus(); });
-    $("resume").addEventListener("click", () => {
-      if (travelling) { request({ type: "resume" }); }
-      else { paused = false; showSteps(); setStatus(); }
+    $("slider").addEventListener("input", () => {
+      $("stepLabel").textContent = $("slider").value + " / " + shownStep();
+      scrollToStep(Number($("slider").value));
     });
+    $("slider").addEventListener("change", () => view(Number($("slider").value)));
+    $("pause").addEventListener("click", () => { paused = true; setStatus(); });
+    $("resume").addEventListener("click", () => { paused = false; showSteps(); setStatus(); });
+    $("live").addEventListener("click", backToLive);
+    $("continue").addEventListener("click", () => {
+      const step = viewing, last = liveStep();
+      if (step === null || step >= last) return;
+      const count = last - step;
+      const question = "Continue from step " + step + "?\n\n"
+        + "The app's state becomes the state at step " + step + ". Steps " + (step + 1) + " to "
+        + last + " (" + count + (count === 1 ? " step" : " steps") + ") are set aside, and "
+        + "shared values go back to their values at step " + step + " (persisted ones are "
+        + "saved). \"Undo continue\" puts the set-aside steps back"
+        + (branch ? ", and replaces the " + branch.stepCount + " steps set aside before." : ".");
+      if (!confirm(question)) return;
+      viewing = null; selected = null; paused = false;
+      request({ type: "continue", step: step });
+    });
+    $("undoContinue").addEventListener("click", () => {
+      if (!branch) return;
+      const question = "Undo continue?\n\nThe " + branch.stepCount + " steps set aside after step "
+        + branch.from + " come back, and the app's state becomes their last state. The steps "
+        + "made since step " + branch.from + " are set aside in their place (undo again to swap "
+        + "back).";
+      if (!confirm(question)) return;
+      viewing = null; selected = null; paused = false;
+      request({ type: "undoContinue" });
+    });
+    $("changedOnly").addEventListener("change", drawDiff);
+    for (const button of document.querySelectorAll("[data-diff]")) {
+      button.addEventListener("click", () => {
+        diffView = button.dataset.diff;
+        for (const b of document.querySelectorAll("[data-diff]")) b.classList.toggle("on", b === button);
+        drawDiff();
+      });
+    }
+    for (const button of document.querySelectorAll("[data-state]")) {
+      button.addEventListener("click", () => {
+        stateView = button.dataset.state;
+        for (const b of document.querySelectorAll("[data-state]")) b.classList.toggle("on", b === button);
+        drawState();
+      });
+    }
+    for (const button of document.querySelectorAll("[data-close]")) {
+      button.addEventListener("click", () => $(button.dataset.close).classList.add("hidden"));
+    }
+    // The send box starts from a recorded action of the chosen case: its JSON is the shape the
+    // action decodes from.
+    $("templates").addEventListener("change", () => {
+      const step = latestOfCase.get($("templates").value);
+      $("templates").value = "";
+      if (!step) return;
+      if (!step.s.endsWith("…")) { $("actionInput").value = step.s; return; }
+      templateStep = step.i;
+      request({ type: "detail", step: step.i });
+    });
+    $("actionInput").placeholder = "An action as JSON, as the log shows it. A case with no "
+      + "payload is {\"name\":{}}, one with a value {\"name\":{\"_0\":value}}; pick a recorded "
+      + "action above to start from one.";
     $("send").addEventListener("click", () => {
       let action;
       try { action = JSON.parse($("actionInput").value); }
@@ -369,7 +646,6 @@ enum InspectorPage {
       if (!file) return;
       const response = await fetch("/import?token=" + encodeURIComponent(token),
         { method: "POST", body: await file.arrayBuffer() });
-      $("importSection").classList.remove("hidden");
       const result = $("importResult");
       if (!response.ok) { result.className = "error"; result.textContent = await response.text(); }
       else {
@@ -377,6 +653,7 @@ enum InspectorPage {
         result.className = report.reproduced ? "ok" : "error";
         result.textContent = report.summary;
       }
+      reveal("importSection");
       $("importFile").value = "";
     });
     $("generate").addEventListener("click", () => request({ type: "generateTest" }));

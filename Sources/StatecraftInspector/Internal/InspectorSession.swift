@@ -524,13 +524,13 @@ final class InspectorSession<State, Action> {
           context: "undoContinue", message: "The store could not be put back."))
       return
     }
-    branch = madeSince
+    branch = madeSince.steps.isEmpty ? nil : madeSince
     self.timeline = timeline
     sendTimeline(
       to: Array(pages.values),
       note: """
         Undone: steps \(aside.from + 1) to \(timeline.lastStep) are back, and the store is at \
-        step \(timeline.lastStep). The \(madeSince.steps.count) steps made since were set aside.
+        step \(timeline.lastStep). \(madeSince.steps.isEmpty ? "No step was made since." : "The \(madeSince.steps.count) steps made since were set aside.")
         """)
   }
 
