@@ -23,7 +23,7 @@ public struct InspectorConfiguration {
   /// states between two checkpoints are recomputed, when a page views them, by running the
   /// reducer again on the recorded actions from the checkpoint before.
   public var checkpointInterval: Int
-  /// The most whole states the timeline keeps (32 by default). Past it, every other checkpoint
+  /// The most whole states the timeline keeps (6 by default). Past it, every other checkpoint
   /// goes and the interval doubles: a large state costs at most this many copies, and a
   /// viewed step recomputes more actions.
   public var maximumCheckpoints: Int
@@ -32,14 +32,14 @@ public struct InspectorConfiguration {
   public var generateTest: (@MainActor (Data) throws -> String)?
 
   /// A configuration: any free port, 1 MiB messages, 64 MiB imports, a timeline of at most
-  /// 100,000 steps with at most 32 checkpoints, first every 64 steps, no test generator.
+  /// 100,000 steps with at most 6 checkpoints, first every 64 steps, no test generator.
   public init(
     port: Int = 0,
     maximumMessageSize: Int = 1 << 20,
     maximumImportSize: Int = 64 << 20,
     maximumSteps: Int = 100_000,
     checkpointInterval: Int = 64,
-    maximumCheckpoints: Int = 32,
+    maximumCheckpoints: Int = 6,
     generateTest: (@MainActor (Data) throws -> String)? = nil
   ) {
     self.port = port
