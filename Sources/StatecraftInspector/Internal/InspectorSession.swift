@@ -242,6 +242,10 @@ final class InspectorSession<State, Action> {
       send(json, page: page)
     case .generateTest:
       generate(page: page)
+    case .continueFrom, .undoContinue:
+      page.send(
+        InspectorMessage.error(
+          context: "message", message: "This inspector does not support continue or undo yet."))
     }
   }
 
