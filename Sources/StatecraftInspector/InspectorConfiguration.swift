@@ -14,21 +14,49 @@ public struct InspectorConfiguration {
   /// answered with an error, and the socket stays open.
   public var maximumMessageSize: Int
   /// The largest session a page may import, in bytes (64 MiB by default).
+  ///
+  /// A request that declares a larger body is refused with 413 from its `Content-Length`,
+  /// before any of the body is read; a chunked one is refused as soon as it passes the limit.
   public var maximumImportSize: Int
+  /// The most connections the server keeps open at once (64 by default): requests and pages'
+  /// sockets alike.
+  ///
+  /// A connection past it is answered 503 and closed at once, before any of its bytes are
+  /// read. An open page's socket holds one connection for as long as the page is open.
+  public var maximumConnections: Int
+  /// How long a new connection has to send its request's line and headers (10 seconds by
+  /// default).
+  ///
+  /// The time counts from when the connection opens, so headers sent a byte at a time don't
+  /// stretch it. A connection that is not done by then is answered 408 and closed.
+  public var requestHeadTimeout: Duration
+  /// The longest silence while a request's body arrives (30 seconds by default); a request
+  /// that pauses longer is answered 408 and closed.
+  ///
+  /// The server answers every request with `Connection: close`, so there is no keep-alive to
+  /// time out, and an open page's socket is never timed out.
+  public var idleTimeout: Duration
   /// Makes a test from an exported session (the JSON of a `Recording`), for the page's
   /// "Generate test" button; the button is hidden while this is nil.
   public var generateTest: (@MainActor (Data) throws -> String)?
 
-  /// A configuration: any free port, 1 MiB messages, 64 MiB imports, no test generator.
+  /// A configuration: any free port, 1 MiB messages, 64 MiB imports, 64 connections, 10 s for
+  /// a request's headers, 30 s of silence in a body, no test generator.
   public init(
     port: Int = 0,
     maximumMessageSize: Int = 1 << 20,
     maximumImportSize: Int = 64 << 20,
+    maximumConnections: Int = 64,
+    requestHeadTimeout: Duration = .seconds(10),
+    idleTimeout: Duration = .seconds(30),
     generateTest: (@MainActor (Data) throws -> String)? = nil
   ) {
     self.port = port
     self.maximumMessageSize = maximumMessageSize
     self.maximumImportSize = maximumImportSize
+    self.maximumConnections = maximumConnections
+    self.requestHeadTimeout = requestHeadTimeout
+    self.idleTimeout = idleTimeout
     self.generateTest = generateTest
   }
 }
