@@ -138,6 +138,7 @@ final class InspectorServer: Sendable {
         channel.eventLoop.makeCompletedFuture {
           let connection = PageConnection(channel: channel)
           let operations = channel.pipeline.syncOperations
+          try operations.addHandler(ClientFrameCheck())
           try operations.addHandler(
             NIOWebSocketFrameAggregator(
               minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16,
@@ -434,8 +435,33 @@ final class PageConnection: Sendable {
   }
 }
 
+/// Fails the socket on a frame that RFC 6455 forbids a client: one that is not masked (1002).
+///
+/// NB: it runs before the aggregator, which unmasks the fragments it joins: after it, every
+/// joined message looks unmasked.
+final class ClientFrameCheck: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = WebSocketFrame
+  typealias InboundOut = WebSocketFrame
+  typealias OutboundOut = WebSocketFrame
+
+  private var failed = false
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard !failed else { return }
+    guard unwrapInboundIn(data).maskKey != nil else {
+      failed = true
+      closeSocket(
+        context: context, code: .protocolError,
+        reason: "A page's frames must be masked (RFC 6455, 5.1).")
+      return
+    }
+    context.fireChannelRead(data)
+  }
+}
+
 /// Reads a page's frames: text messages go to the session; oversized ones, binary ones and
-/// fragments are answered with an error, and the socket stays open.
+/// fragments are answered with an error, and the socket stays open. A text message that is not
+/// UTF-8 fails the socket (1007).
 final class WebSocketHandler: ChannelInboundHandler {
   typealias InboundIn = WebSocketFrame
   typealias OutboundOut = WebSocketFrame
@@ -451,6 +477,8 @@ final class WebSocketHandler: ChannelInboundHandler {
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     let frame = unwrapInboundIn(data)
+    // NB: once a close is sent, only the page's close is read.
+    guard !closing || frame.opcode == .connectionClose else { return }
     switch frame.opcode {
     case .text:
       let size = frame.data.readableBytes
@@ -462,8 +490,14 @@ final class WebSocketHandler: ChannelInboundHandler {
           """, context: context)
         return
       }
-      var text = frame.unmaskedData
-      connection.continuation.yield(.text(text.readString(length: text.readableBytes) ?? ""))
+      guard let text = Self.text(frame.unmaskedData) else {
+        closing = true
+        closeSocket(
+          context: context, code: .dataInconsistentWithMessage,
+          reason: "A text message must be UTF-8 (RFC 6455, 8.1).")
+        return
+      }
+      connection.continuation.yield(.text(text))
     case .binary:
       reject(
         "Binary messages are not part of the inspector's protocol: send JSON text. It was ignored.",
@@ -494,10 +528,30 @@ final class WebSocketHandler: ChannelInboundHandler {
     context.fireChannelInactive()
   }
 
+  /// The bytes as a string, or nil when they are not UTF-8.
+  static func text(_ bytes: ByteBuffer) -> String? {
+    let view = bytes.readableBytesView
+    let text = String(decoding: view, as: UTF8.self)
+    // NB: decoding replaces each ill-formed sequence with U+FFFD: the bytes were UTF-8 exactly
+    // when the string encodes back to them.
+    return text.utf8.elementsEqual(view) ? text : nil
+  }
+
   private func reject(_ message: String, context: ChannelHandlerContext) {
     let text = InspectorMessage.error(context: "message", message: message)
     let frame = WebSocketFrame(
       fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text))
     context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
   }
+}
+
+/// Sends a close frame with `code` and `reason` (at most 123 bytes), then closes the connection
+/// without reading what the page still sends.
+private func closeSocket(context: ChannelHandlerContext, code: WebSocketErrorCode, reason: String) {
+  var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+  data.write(webSocketErrorCode: code)
+  data.writeString(reason)
+  let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+  let channel = context.channel
+  context.writeAndFlush(NIOAny(frame)).whenComplete { _ in channel.close(promise: nil) }
 }

@@ -153,6 +153,50 @@ extension Engine {
       await inspector.stop()
     }
 
+    // MARK: - The socket
+
+    @Test func anUnmaskedFrameClosesTheSocketWithAProtocolError() async throws {
+      let (store, inspector) = try await makeInspector()
+      try await withInspectorPage(inspector) { page, _ in
+        try await page.sendFrame(
+          opcode: 0x1, Array(#"{"type":"send","action":{"add":{"_0":5}}}"#.utf8), masked: false)
+        let close = try await page.readFrame()
+        #expect(close.opcode == 0x8)
+        #expect(close.payload.prefix(2) == [0x03, 0xEA])  // 1002
+        _ = try await page.readToEnd()
+      }
+      #expect(store.state.count == 0)
+      await inspector.session.waitForPageCount(0)
+      await inspector.stop()
+    }
+
+    @Test func aTextMessageThatIsNotUTF8ClosesTheSocketWithInvalidData() async throws {
+      let (store, inspector) = try await makeInspector()
+      for payload: [UInt8] in [
+        [0x7B, 0xFF, 0x7D],  // a byte that is never UTF-8
+        [0x22, 0xED, 0xA0, 0x80, 0x22],  // a surrogate
+        [0x22, 0xC0, 0xAF, 0x22],  // an overlong "/"
+        [0x22, 0xE2, 0x82],  // cut short
+      ] {
+        try await withInspectorPage(inspector) { page, _ in
+          try await page.sendFrame(opcode: 0x1, payload)
+          let close = try await page.readFrame()
+          #expect(close.opcode == 0x8, "\(payload)")
+          #expect(close.payload.prefix(2) == [0x03, 0xEF], "\(payload)")  // 1007
+          _ = try await page.readToEnd()
+        }
+      }
+      // Valid UTF-8 beyond ASCII is read as it was sent.
+      try await withInspectorPage(inspector) { page, _ in
+        try await page.sendText(#"{"type":"send","action":{"note":{"_0":"héllo ✓ 🎉"}}}"#)
+        _ = try await page.read(until: "sent")
+        let steps = try await page.readSteps(count: 1)
+        #expect(steps.first?["s"] as? String == #"{"note":{"_0":"héllo ✓ 🎉"}}"#)
+      }
+      #expect(store.state.notes == ["héllo ✓ 🎉"])
+      await inspector.stop()
+    }
+
     /// The message that crashed every demo (`step - 1` on the smallest `Int`), and every other
     /// step that is not a whole number from 0: each is answered with an error, and the socket
     /// and the store go on.
