@@ -7,6 +7,9 @@ import Foundation
 /// configuration.port = 9090
 /// let inspector = try await Inspector(store: store, configuration: configuration)
 /// ```
+///
+/// The limits bound what any client of the port can cost the app, with or without the token:
+/// see <doc:TheInspector#Security-model>.
 public struct InspectorConfiguration {
   /// The port on 127.0.0.1 to listen on; 0 (the default) picks a free one.
   public var port: Int
