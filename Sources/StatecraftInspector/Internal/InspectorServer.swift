@@ -82,8 +82,10 @@ final class InspectorServer: Sendable {
     let connections = ConnectionLimiter(maximum: limits.maximumConnections)
     // NB: the routes need the port (the Host and the Origin a page has), known from each
     // connection's local address.
+    // NB: a backlog well above the cap, so that a burst of connections past it is accepted, and
+    // refused, at once, instead of waiting in the kernel's queue for a retransmission.
     let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-      .serverChannelOption(.backlog, value: 16)
+      .serverChannelOption(.backlog, value: 256)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
@@ -294,13 +296,13 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
           """
           Request timeout: the request's line and headers did not arrive within \
           \(Self.describe(limits.requestHeadTimeout)) of connecting.
-          """), to: nil, context: context)
+          """), to: nil, lingering: false, context: context)
     case .readingBody(let request):
       refuse(
         .text(
           .requestTimeout,
           "Request timeout: the body paused for more than \(Self.describe(limits.idleTimeout))."),
-        to: request.head, context: context)
+        to: request.head, lingering: false, context: context)
     case .refused:
       context.close(promise: nil)
     case .answering:
@@ -352,15 +354,24 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     write(response, to: head, context: context).whenComplete { _ in channel.close(promise: nil) }
   }
 
-  /// Sends `response` without reading what the request still sends, and shuts the output.
+  /// Sends `response` without reading what the request still sends.
   ///
-  /// `head` is nil when the head never came.
+  /// `head` is nil when the head never came. A lingering refusal shuts the output only; one
+  /// that doesn't (a timeout: the client has gone quiet) closes the connection.
   private func refuse(
-    _ response: InspectorResponse, to head: HTTPRequestHead?, context: ChannelHandlerContext
+    _ response: InspectorResponse, to head: HTTPRequestHead?, lingering: Bool = true,
+    context: ChannelHandlerContext
   ) {
     state = .refused
+    deadline?.cancel()
+    deadline = nil
     let channel = context.channel
-    write(response, to: head, context: context).whenComplete { _ in
+    let written = write(response, to: head, context: context)
+    guard lingering else {
+      written.whenComplete { _ in channel.close(promise: nil) }
+      return
+    }
+    written.whenComplete { _ in
       // NB: the input stays open and is dropped, so that a client still sending its body reads
       // the answer instead of a reset; the linger bounds how long.
       channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
