@@ -133,7 +133,9 @@ public final class Inspector<State, Action> {
     let maximumImportSize = max(configuration.maximumImportSize, 1)
     let server: InspectorServer
     do {
-      server = try await InspectorServer.start(port: configuration.port) { _ in
+      server = try await InspectorServer.start(
+        port: configuration.port, limits: InspectorServerLimits(configuration)
+      ) { _ in
         InspectorRoutes(
           token: token, page: page, maximumMessageSize: maximumMessageSize,
           maximumImportSize: maximumImportSize,

@@ -12,10 +12,11 @@
 //   {"type":"live","stepCount":N}                      (the page follows the live steps again)
 //   {"type":"sent"} · {"type":"generatedTest","source":…}
 //   {"type":"error","context":…,"message":…}
-// page → server
+// page → server (read and checked by `PageRequest`, the one place that reads a page's messages)
 //   {"type":"detail","step":N} · {"type":"jump","step":N} (view a step: the store goes on)
 //   {"type":"resume"} (back to the live steps) · {"type":"continue","step":N}
 //   {"type":"undoContinue"} · {"type":"send","action":JSON} · {"type":"generateTest"}
+//   where N is a whole number from 0: a step of the timeline.
 import Foundation
 
 /// The version of the socket protocol.
@@ -81,24 +82,32 @@ enum InspectorMessage {
   }
 }
 
-/// A message a page sent.
-struct PageRequest {
-  enum Kind {
+/// A message a page sent, read and checked at the edge: the session gets a kind with its fields
+/// in range, or an error that says what is wrong, never an unchecked value.
+struct PageRequest: Equatable {
+  enum Kind: Equatable {
+    /// Show a step's action, state and diff.
     case detail(step: Int)
+    /// View a step: the page shows it, and the store goes on from its live state.
     case jump(step: Int)
+    /// Follow the live steps again.
     case resume
-    case send(actionJSON: Data)
-    case generateTest
+    /// Go on from a past step: it becomes the live state, and the steps after it are set aside.
     case continueFrom(step: Int)
+    /// Bring back what the last `continueFrom` set aside.
     case undoContinue
+    /// Send the store an action, given as JSON.
+    case send(actionJSON: Data)
+    /// Make a test from the session.
+    case generateTest
   }
 
   let kind: Kind
 
   /// Reads a page's message, or throws an error that says what is wrong with it.
   init(_ text: String) throws(PageRequestError) {
-    guard let data = text.data(using: .utf8),
-      let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+    let data = Data(text.utf8)
+    guard let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
     else {
       throw PageRequestError(
         "The message is not JSON. Send an object such as {\"type\":\"jump\",\"step\":3}.")
@@ -109,8 +118,18 @@ struct PageRequest {
       )
     }
     func step() throws(PageRequestError) -> Int {
-      guard let step = fields["step"] as? Int else {
-        throw PageRequestError("A \"\(type)\" message needs a \"step\": a whole number.")
+      guard let given = fields["step"] else {
+        throw PageRequestError("A \"\(type)\" message needs a \"step\": a whole number from 0.")
+      }
+      // NB: read again by `JSONDecoder`, whose `Int` is strict where a bridged `NSNumber` is
+      // not: it refuses `true`, `"3"`, `3.5` and a number beyond `Int`.
+      guard let step = try? JSONDecoder().decode(StepField.self, from: data).step, step >= 0
+      else {
+        throw PageRequestError(
+          """
+          The "step" of a "\(type)" message must be a whole number from 0 to the last step; \
+          \(Self.excerpt(given)) is not.
+          """)
       }
       return step
     }
@@ -131,15 +150,31 @@ struct PageRequest {
     default:
       throw PageRequestError(
         """
-        Unknown message type "\(type)": this inspector (protocol \(inspectorProtocolVersion)) \
-        reads detail, jump, resume, send and generateTest.
+        Unknown message type "\(Self.excerpt(type))": this inspector (protocol \
+        \(inspectorProtocolVersion)) reads detail, jump, resume, continue, undoContinue, send \
+        and generateTest.
         """)
     }
+  }
+
+  private struct StepField: Decodable {
+    let step: Int
+  }
+
+  /// A value from the page as JSON, cut to a length that fits in a message.
+  private static func excerpt(_ value: Any) -> String {
+    let json = (try? JSONSerialization.data(withJSONObject: value, options: [.fragmentsAllowed]))
+      .map { String(decoding: $0, as: UTF8.self) }
+    return excerpt(json ?? "\(value)")
+  }
+
+  private static func excerpt(_ text: String) -> String {
+    text.count > 40 ? String(text.prefix(39)) + "…" : text
   }
 }
 
 /// Why a page's message could not be read.
-struct PageRequestError: Error {
+struct PageRequestError: Error, Equatable {
   let message: String
   init(_ message: String) { self.message = message }
 }

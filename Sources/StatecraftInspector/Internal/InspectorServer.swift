@@ -1,7 +1,9 @@
-// Owns the Inspector's loopback server, on SwiftNIO: the HTTP routes (the page, the session's
-// export and import), the token every request must carry, the WebSocket upgrade with its Origin
-// check, and the limits on what a page may send. It knows nothing of stores: what a route or a
-// socket message does is the session's (InspectorSession.swift), reached on the main actor.
+// Owns the Inspector's loopback server, on SwiftNIO: the connections it keeps (a cap, and
+// deadlines for a request's head and body), the HTTP routes (the page, the session's export and
+// import), the WebSocket upgrade with its Host, token and Origin checks, and the limits on what a
+// page may send. What a request may do is decided from its head before any body byte is read
+// (RequestPolicy.swift). It knows nothing of stores: what a route or a socket message does is the
+// session's (InspectorSession.swift), reached on the main actor.
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -13,6 +15,8 @@ struct InspectorResponse: Sendable {
   var status: HTTPResponseStatus
   var contentType: String
   var body: [UInt8]
+  /// Headers beyond the ones every response has.
+  var headers = HTTPHeaders()
 
   static func text(_ status: HTTPResponseStatus, _ text: String) -> InspectorResponse {
     InspectorResponse(
@@ -39,6 +43,27 @@ struct InspectorRoutes: Sendable {
   let pageConnected: @Sendable (PageConnection) -> Void
 }
 
+/// How many connections the server keeps, and how long a request may take to arrive.
+struct InspectorServerLimits: Sendable {
+  var maximumConnections = 64
+  /// From a connection's opening to the end of its request's headers.
+  var requestHeadTimeout = TimeAmount.seconds(10)
+  /// The longest silence in a request's body.
+  var idleTimeout = TimeAmount.seconds(30)
+  /// How long a refused request's connection is still read, and what comes dropped, so that a
+  /// client still sending its body reads the refusal instead of a reset.
+  var lingerTimeout = TimeAmount.seconds(2)
+
+  init() {}
+
+  /// The limits of `configuration`, each at least 1 (connection, or nanosecond).
+  init(_ configuration: InspectorConfiguration) {
+    maximumConnections = max(configuration.maximumConnections, 1)
+    requestHeadTimeout = max(TimeAmount(configuration.requestHeadTimeout), .nanoseconds(1))
+    idleTimeout = max(TimeAmount(configuration.idleTimeout), .nanoseconds(1))
+  }
+}
+
 /// The server: bound to 127.0.0.1 until ``close()``.
 final class InspectorServer: Sendable {
   let port: Int
@@ -50,18 +75,29 @@ final class InspectorServer: Sendable {
   }
 
   /// Binds a server on 127.0.0.1 at `port` (0: any free port).
-  static func start(port: Int, routes: @escaping @Sendable (Int) -> InspectorRoutes) async throws
-    -> InspectorServer
-  {
-    // NB: the routes need the port (the Origin a page has), known from each connection's
-    // local address.
+  static func start(
+    port: Int, limits: InspectorServerLimits,
+    routes: @escaping @Sendable (Int) -> InspectorRoutes
+  ) async throws -> InspectorServer {
+    let connections = ConnectionLimiter(maximum: limits.maximumConnections)
+    // NB: the routes need the port (the Host and the Origin a page has), known from each
+    // connection's local address.
+    // NB: a backlog well above the cap, so that a burst of connections past it is accepted, and
+    // refused, at once, instead of waiting in the kernel's queue for a retransmission.
     let bootstrap = ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-      .serverChannelOption(.backlog, value: 16)
+      .serverChannelOption(.backlog, value: 256)
       .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
       .childChannelInitializer { channel in
         channel.eventLoop.makeCompletedFuture {
+          let operations = channel.pipeline.syncOperations
+          // NB: counted before the connection is registered, so before any byte is read.
+          guard connections.admit() else {
+            try operations.addHandler(ExcessConnectionHandler(maximum: connections.maximum))
+            return
+          }
+          try operations.addHandler(ConnectionSlotHandler(limiter: connections))
           let localPort = channel.localAddress?.port ?? 0
-          try configure(channel, routes: routes(localPort), port: localPort)
+          try configure(channel, routes: routes(localPort), port: localPort, limits: limits)
         }
       }
     let channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
@@ -82,16 +118,21 @@ final class InspectorServer: Sendable {
     channel.close(promise: nil)
   }
 
-  private static func configure(_ channel: any Channel, routes: InspectorRoutes, port: Int) throws {
-    let origins = ["http://127.0.0.1:\(port)", "http://localhost:\(port)"]
+  /// Sets up an admitted connection: HTTP, with the upgrade to a page's socket.
+  static func configure(
+    _ channel: any Channel, routes: InspectorRoutes, port: Int, limits: InspectorServerLimits
+  ) throws {
+    let policy = RequestPolicy(
+      token: routes.token, port: port, maximumImportSize: routes.maximumImportSize)
     let upgrader = NIOWebSocketServerUpgrader(
       maxFrameSize: hardFrameLimit(routes),
       automaticErrorHandling: true,
       shouldUpgrade: { channel, head in
         let request = RequestTarget(head.uri)
         let origin = head.headers.first(name: "origin")
-        guard request.path == "/socket", request.hasToken(routes.token),
-          let origin, origins.contains(origin)
+        // NB: a refused upgrade goes on to the HTTP handler, whose answer says why.
+        guard head.method == .GET, request.path == "/socket", policy.hasOwnHost(head),
+          request.hasToken(routes.token), let origin, policy.origins.contains(origin)
         else { return channel.eventLoop.makeSucceededFuture(nil) }
         return channel.eventLoop.makeSucceededFuture(HTTPHeaders())
       },
@@ -99,6 +140,7 @@ final class InspectorServer: Sendable {
         channel.eventLoop.makeCompletedFuture {
           let connection = PageConnection(channel: channel)
           let operations = channel.pipeline.syncOperations
+          try operations.addHandler(ClientFrameCheck())
           try operations.addHandler(
             NIOWebSocketFrameAggregator(
               minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16,
@@ -109,15 +151,19 @@ final class InspectorServer: Sendable {
         }
       })
     let operations = channel.pipeline.syncOperations
+    // NB: no pipelining: every response closes its connection.
     try operations.configureHTTPServerPipeline(
+      withPipeliningAssistance: false,
       withServerUpgrade: (
         upgraders: [upgrader],
         completionHandler: { context in
+          // NB: with the HTTP handler go its deadlines: an open page's socket is never timed
+          // out.
           context.pipeline.syncOperations.removeHandler(name: httpHandlerName, promise: nil)
         }
       ))
     try operations.addHandler(
-      HTTPHandler(routes: routes, origins: origins), name: httpHandlerName)
+      HTTPHandler(routes: routes, policy: policy, limits: limits), name: httpHandlerName)
   }
 
   /// The largest frame read at all: a message above the routes' limit but below this is
@@ -131,129 +177,164 @@ final class InspectorServer: Sendable {
 
 // MARK: - Requests
 
-/// A request's path and query.
-struct RequestTarget {
-  let path: String
-  let query: [String: String]
-
-  init(_ uri: String) {
-    let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-    path = String(parts.first ?? "")
-    var query: [String: String] = [:]
-    if parts.count > 1 {
-      for item in parts[1].split(separator: "&") {
-        let pair = item.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-        query[String(pair[0])] = pair.count > 1 ? String(pair[1]) : ""
-      }
-    }
-    self.query = query
-  }
-
-  /// Whether the query's `token` is `token`, compared in a time that doesn't depend on where
-  /// they differ.
-  func hasToken(_ token: String) -> Bool {
-    guard let given = query["token"] else { return false }
-    let lhs = Array(given.utf8)
-    let rhs = Array(token.utf8)
-    guard lhs.count == rhs.count else { return false }
-    var difference: UInt8 = 0
-    for index in lhs.indices { difference |= lhs[index] ^ rhs[index] }
-    return difference == 0
-  }
-}
-
-/// Serves the page and the session's export and import; refuses what lacks the token.
+/// Answers a connection's one request: decides from its head (``RequestPolicy``) before reading
+/// any of its body, counts the body against the route's limit as it arrives, times out a slow
+/// head or a silent body, and closes the connection after answering.
 final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPServerRequestPart
   typealias OutboundOut = HTTPServerResponsePart
 
-  private let routes: InspectorRoutes
-  private let origins: [String]
-  private var head: HTTPRequestHead?
-  private var body: [UInt8] = []
-  private var bodyTooLarge = false
+  /// Where the connection's request is.
+  private enum State {
+    /// Waiting for the head, until the head's deadline.
+    case awaitingHead
+    /// Reading an accepted request's body; each part moves the idle deadline.
+    case readingBody(AcceptedRequest)
+    /// The request is complete, and its answer is on the way; nothing more is read.
+    case answering
+    /// A refusal was sent and the output shut: what still comes is dropped, until the client
+    /// closes or the linger ends.
+    case refused
+  }
 
-  init(routes: InspectorRoutes, origins: [String]) {
+  private struct AcceptedRequest {
+    let head: HTTPRequestHead
+    let route: RequestPolicy.Route
+    let bodyLimit: Int
+    var received = 0
+    /// The body, kept for the import only.
+    var body: [UInt8] = []
+  }
+
+  private let routes: InspectorRoutes
+  private let policy: RequestPolicy
+  private let limits: InspectorServerLimits
+  private var state = State.awaitingHead
+  /// The state's one timer: the head's deadline, the body's idle deadline, or the linger.
+  private var deadline: Scheduled<Void>?
+
+  init(routes: InspectorRoutes, policy: RequestPolicy, limits: InspectorServerLimits) {
     self.routes = routes
-    self.origins = origins
+    self.policy = policy
+    self.limits = limits
+  }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    // NB: added as the connection is accepted: the head's time counts from then.
+    arm(after: limits.requestHeadTimeout, context: context)
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    deadline?.cancel()
+    deadline = nil
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    deadline?.cancel()
+    deadline = nil
+    context.fireChannelInactive()
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    switch unwrapInboundIn(data) {
-    case .head(let head):
-      self.head = head
-      body = []
-      bodyTooLarge = false
-    case .body(var buffer):
-      guard !bodyTooLarge else { return }
-      if body.count + buffer.readableBytes > routes.maximumImportSize {
-        bodyTooLarge = true
-        body = []
-      } else {
-        body += buffer.readBytes(length: buffer.readableBytes) ?? []
+    let part = unwrapInboundIn(data)
+    switch state {
+    case .awaitingHead:
+      guard case .head(let head) = part else { return }
+      switch policy.check(head) {
+      case .refuse(let response):
+        refuse(response, to: head, context: context)
+      case .accept(let route, let bodyLimit):
+        state = .readingBody(AcceptedRequest(head: head, route: route, bodyLimit: bodyLimit))
+        arm(after: limits.idleTimeout, context: context)
       }
-    case .end:
-      guard let head else { return }
-      self.head = nil
-      respond(to: head, context: context)
+    case .readingBody(var request):
+      // NB: the state lets go of the request, so that its body grows in place.
+      state = .answering
+      switch part {
+      case .head:
+        return
+      case .body(let buffer):
+        request.received += buffer.readableBytes
+        guard request.received <= request.bodyLimit else {
+          let response = policy.tooLarge(request.head, route: request.route, size: nil)
+          refuse(response, to: request.head, context: context)
+          return
+        }
+        if request.route == .importSession {
+          request.body.append(contentsOf: buffer.readableBytesView)
+        }
+        state = .readingBody(request)
+        arm(after: limits.idleTimeout, context: context)
+      case .end:
+        deadline?.cancel()
+        deadline = nil
+        respond(to: request, context: context)
+      }
+    case .answering, .refused:
+      return
     }
   }
 
-  private func respond(to head: HTTPRequestHead, context: ChannelHandlerContext) {
-    let request = RequestTarget(head.uri)
-    guard request.hasToken(routes.token) else {
-      write(
-        .text(
-          .forbidden,
-          """
-          Forbidden: this inspector answers only requests that carry its token. Open the URL \
-          that the app printed when it started the inspector (it ends with ?token=...).
-          """), head: head, context: context)
-      return
+  // MARK: Deadlines
+
+  private func arm(after delay: TimeAmount, context: ChannelHandlerContext) {
+    deadline?.cancel()
+    let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+    deadline = context.eventLoop.scheduleTask(in: delay) {
+      let (handler, context) = bound.value
+      handler.deadlinePassed(context: context)
     }
-    switch (head.method, request.path) {
-    case (.GET, "/"), (.GET, "/index.html"), (.HEAD, "/"):
-      write(
+  }
+
+  private func deadlinePassed(context: ChannelHandlerContext) {
+    deadline = nil
+    switch state {
+    case .awaitingHead:
+      refuse(
+        .text(
+          .requestTimeout,
+          """
+          Request timeout: the request's line and headers did not arrive within \
+          \(Self.describe(limits.requestHeadTimeout)) of connecting.
+          """), to: nil, lingering: false, context: context)
+    case .readingBody(let request):
+      refuse(
+        .text(
+          .requestTimeout,
+          "Request timeout: the body paused for more than \(Self.describe(limits.idleTimeout))."),
+        to: request.head, lingering: false, context: context)
+    case .refused:
+      context.close(promise: nil)
+    case .answering:
+      break
+    }
+  }
+
+  private static func describe(_ time: TimeAmount) -> String {
+    let milliseconds = time.nanoseconds / 1_000_000
+    return milliseconds % 1_000 == 0 ? "\(milliseconds / 1_000) s" : "\(milliseconds) ms"
+  }
+
+  // MARK: Answers
+
+  private func respond(to request: AcceptedRequest, context: ChannelHandlerContext) {
+    switch request.route {
+    case .page:
+      answer(
         InspectorResponse(
           status: .ok, contentType: "text/html; charset=utf-8", body: Array(routes.page.utf8)),
-        head: head, context: context)
-    case (.GET, "/export"):
-      answerLater(head: head, context: context, with: routes.export)
-    case (.POST, "/import"):
-      guard !bodyTooLarge else {
-        write(
-          .text(
-            .payloadTooLarge,
-            """
-            The session is larger than \(routes.maximumImportSize) bytes, the most this \
-            inspector imports. Raise maximumImportSize in its configuration.
-            """), head: head, context: context)
-        return
-      }
-      let body = body
+        to: request.head, context: context)
+    case .export:
+      answerLater(to: request.head, context: context, with: routes.export)
+    case .importSession:
+      let body = request.body
       let importSession = routes.importSession
-      answerLater(head: head, context: context) { await importSession(body) }
-    case (_, "/socket"):
-      write(
-        .text(
-          .forbidden,
-          """
-          The socket was refused: it must be a WebSocket upgrade with the inspector's token, \
-          from a page whose Origin is \(origins.joined(separator: " or ")).
-          """), head: head, context: context)
-    case (_, "/"), (_, "/export"), (_, "/import"):
-      write(
-        .text(.methodNotAllowed, "\(head.method) is not allowed on \(request.path)."), head: head,
-        context: context)
-    default:
-      write(
-        .text(.notFound, "Not found: the inspector serves /, /export, /import and /socket."),
-        head: head, context: context)
+      answerLater(to: request.head, context: context) { await importSession(body) }
     }
   }
 
   private func answerLater(
-    head: HTTPRequestHead, context: ChannelHandlerContext,
+    to head: HTTPRequestHead, context: ChannelHandlerContext,
     with answer: @escaping @Sendable () async -> InspectorResponse
   ) {
     let promise = context.eventLoop.makePromise(of: InspectorResponse.self)
@@ -261,14 +342,47 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
     promise.futureResult.whenSuccess { response in
       let (handler, context) = bound.value
-      handler.write(response, head: head, context: context)
+      handler.answer(response, to: head, context: context)
     }
   }
 
-  private func write(
-    _ response: InspectorResponse, head: HTTPRequestHead, context: ChannelHandlerContext
+  /// Sends `response` and closes the connection.
+  private func answer(
+    _ response: InspectorResponse, to head: HTTPRequestHead, context: ChannelHandlerContext
   ) {
-    var headers = HTTPHeaders()
+    let channel = context.channel
+    write(response, to: head, context: context).whenComplete { _ in channel.close(promise: nil) }
+  }
+
+  /// Sends `response` without reading what the request still sends.
+  ///
+  /// `head` is nil when the head never came. A lingering refusal shuts the output only; one
+  /// that doesn't (a timeout: the client has gone quiet) closes the connection.
+  private func refuse(
+    _ response: InspectorResponse, to head: HTTPRequestHead?, lingering: Bool = true,
+    context: ChannelHandlerContext
+  ) {
+    state = .refused
+    deadline?.cancel()
+    deadline = nil
+    let channel = context.channel
+    let written = write(response, to: head, context: context)
+    guard lingering else {
+      written.whenComplete { _ in channel.close(promise: nil) }
+      return
+    }
+    written.whenComplete { _ in
+      // NB: the input stays open and is dropped, so that a client still sending its body reads
+      // the answer instead of a reset; the linger bounds how long.
+      channel.close(mode: .output).whenFailure { _ in channel.close(promise: nil) }
+    }
+    arm(after: limits.lingerTimeout, context: context)
+  }
+
+  private func write(
+    _ response: InspectorResponse, to head: HTTPRequestHead?, context: ChannelHandlerContext
+  ) -> EventLoopFuture<Void> {
+    var headers = response.headers
     headers.add(name: "Content-Type", value: response.contentType)
     headers.add(name: "Content-Length", value: String(response.body.count))
     headers.add(name: "Cache-Control", value: "no-store")
@@ -281,21 +395,20 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
       value:
         "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
         + "img-src data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'")
-    if response.contentType == "application/json", RequestTarget(head.uri).path == "/export" {
+    if response.contentType == "application/json", let head,
+      RequestTarget(head.uri).path == "/export"
+    {
       headers.add(name: "Content-Disposition", value: "attachment; filename=\"session.json\"")
     }
     let responseHead = HTTPResponseHead(
-      version: head.version, status: response.status, headers: headers)
+      version: head?.version ?? .http1_1, status: response.status, headers: headers)
     context.write(wrapOutboundOut(.head(responseHead)), promise: nil)
-    if head.method != .HEAD {
+    if head?.method != .HEAD {
       context.write(
         wrapOutboundOut(.body(.byteBuffer(context.channel.allocator.buffer(bytes: response.body)))),
         promise: nil)
     }
-    let channel = context.channel
-    context.writeAndFlush(wrapOutboundOut(.end(nil))).whenComplete { _ in
-      channel.close(promise: nil)
-    }
+    return context.writeAndFlush(wrapOutboundOut(.end(nil)))
   }
 }
 
@@ -333,8 +446,33 @@ final class PageConnection: Sendable {
   }
 }
 
+/// Fails the socket on a frame that RFC 6455 forbids a client: one that is not masked (1002).
+///
+/// NB: it runs before the aggregator, which unmasks the fragments it joins: after it, every
+/// joined message looks unmasked.
+final class ClientFrameCheck: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = WebSocketFrame
+  typealias InboundOut = WebSocketFrame
+  typealias OutboundOut = WebSocketFrame
+
+  private var failed = false
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    guard !failed else { return }
+    guard unwrapInboundIn(data).maskKey != nil else {
+      failed = true
+      closeSocket(
+        context: context, code: .protocolError,
+        reason: "A page's frames must be masked (RFC 6455, 5.1).")
+      return
+    }
+    context.fireChannelRead(data)
+  }
+}
+
 /// Reads a page's frames: text messages go to the session; oversized ones, binary ones and
-/// fragments are answered with an error, and the socket stays open.
+/// fragments are answered with an error, and the socket stays open. A text message that is not
+/// UTF-8 fails the socket (1007).
 final class WebSocketHandler: ChannelInboundHandler {
   typealias InboundIn = WebSocketFrame
   typealias OutboundOut = WebSocketFrame
@@ -350,6 +488,8 @@ final class WebSocketHandler: ChannelInboundHandler {
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     let frame = unwrapInboundIn(data)
+    // NB: once a close is sent, only the page's close is read.
+    guard !closing || frame.opcode == .connectionClose else { return }
     switch frame.opcode {
     case .text:
       let size = frame.data.readableBytes
@@ -361,8 +501,14 @@ final class WebSocketHandler: ChannelInboundHandler {
           """, context: context)
         return
       }
-      var text = frame.unmaskedData
-      connection.continuation.yield(.text(text.readString(length: text.readableBytes) ?? ""))
+      guard let text = Self.text(frame.unmaskedData) else {
+        closing = true
+        closeSocket(
+          context: context, code: .dataInconsistentWithMessage,
+          reason: "A text message must be UTF-8 (RFC 6455, 8.1).")
+        return
+      }
+      connection.continuation.yield(.text(text))
     case .binary:
       reject(
         "Binary messages are not part of the inspector's protocol: send JSON text. It was ignored.",
@@ -393,10 +539,30 @@ final class WebSocketHandler: ChannelInboundHandler {
     context.fireChannelInactive()
   }
 
+  /// The bytes as a string, or nil when they are not UTF-8.
+  static func text(_ bytes: ByteBuffer) -> String? {
+    let view = bytes.readableBytesView
+    let text = String(decoding: view, as: UTF8.self)
+    // NB: decoding replaces each ill-formed sequence with U+FFFD: the bytes were UTF-8 exactly
+    // when the string encodes back to them.
+    return text.utf8.elementsEqual(view) ? text : nil
+  }
+
   private func reject(_ message: String, context: ChannelHandlerContext) {
     let text = InspectorMessage.error(context: "message", message: message)
     let frame = WebSocketFrame(
       fin: true, opcode: .text, data: context.channel.allocator.buffer(string: text))
     context.writeAndFlush(wrapOutboundOut(frame), promise: nil)
   }
+}
+
+/// Sends a close frame with `code` and `reason` (at most 123 bytes), then closes the connection
+/// without reading what the page still sends.
+private func closeSocket(context: ChannelHandlerContext, code: WebSocketErrorCode, reason: String) {
+  var data = context.channel.allocator.buffer(capacity: 2 + reason.utf8.count)
+  data.write(webSocketErrorCode: code)
+  data.writeString(reason)
+  let frame = WebSocketFrame(fin: true, opcode: .connectionClose, data: data)
+  let channel = context.channel
+  context.writeAndFlush(NIOAny(frame)).whenComplete { _ in channel.close(promise: nil) }
 }

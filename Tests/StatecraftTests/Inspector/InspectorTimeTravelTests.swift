@@ -138,6 +138,7 @@ extension Engine {
       let store = Store(initialState: Tally.State()) { Tally() }
       var configuration = InspectorConfiguration()
       configuration.checkpointInterval = 8
+      configuration.maximumCheckpoints = 100
       let inspector = try await Inspector(store: store, configuration: configuration)
       try await withPage(inspector) { page, _ in
         for amount in 1...100 { store.send(.add(amount)) }
@@ -155,6 +156,32 @@ extension Engine {
         try await page.sendText(#"{"type":"detail","step":40}"#)
         let checkpoint = try await page.read(until: "detail").message
         #expect(checkpoint["recomputed"] as? Bool == false)
+      }
+      await inspector.stop()
+    }
+
+    /// Past the maximum number of checkpoints, every other one goes and the interval doubles:
+    /// the states kept stay few however many steps come, and every step is still recomputed
+    /// exactly.
+    @Test func checkpointsAreThinnedPastTheirMaximum() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 2
+      configuration.maximumCheckpoints = 4
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withPage(inspector) { page, _ in
+        for amount in 1...200 {
+          store.send(.add(amount))
+          #expect(inspector.session.keptStateCount <= 4)
+        }
+        _ = try await page.readSteps(count: 200)
+        for step in [1, 77, 150, 199, 200] {
+          try await page.sendText(#"{"type":"detail","step":\#(step)}"#)
+          let detail = try await page.read(until: "detail").message
+          #expect(
+            (detail["state"] as? [String: Any])?["count"] as? Int == (0...step).reduce(0, +),
+            "step \(step)")
+        }
       }
       await inspector.stop()
     }
@@ -228,6 +255,7 @@ extension Engine {
       var configuration = InspectorConfiguration()
       configuration.maximumSteps = 20
       configuration.checkpointInterval = 4
+      configuration.maximumCheckpoints = 100
       let inspector = try await Inspector(store: store, configuration: configuration)
       try await withPage(inspector) { page, _ in
         for _ in 1...50 { store.send(.add(1)) }

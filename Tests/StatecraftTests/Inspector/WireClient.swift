@@ -33,17 +33,19 @@ enum WireClient {
   }
 
   /// An HTTP request's status and body (the server closes the connection after answering).
+  ///
+  /// `host` is the `Host` header (`127.0.0.1:PORT` unless given; nil sends none).
   @MainActor
   static func request(
-    port: Int, method: String = "GET", target: String, body: [UInt8] = []
+    port: Int, method: String = "GET", target: String, host: String? = "",
+    body: [UInt8] = []
   ) async throws -> (status: Int, body: String) {
     try await withConnection(port: port) { connection in
-      var request = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+      var request = "\(method) \(target) HTTP/1.1\r\n"
+      if let host { request += "Host: \(host.isEmpty ? "127.0.0.1:\(port)" : host)\r\n" }
       request += "Content-Length: \(body.count)\r\n\r\n"
       try await connection.send(Array(request.utf8) + body)
-      let head = try await connection.readHead()
-      let rest = try await connection.readToEnd()
-      return (WireConnection.status(of: head), String(decoding: rest, as: UTF8.self))
+      return try await connection.readResponse()
     }
   }
 }
@@ -104,14 +106,23 @@ struct WireConnection {
     return pending
   }
 
+  /// Reads a response the server ends by closing the connection: its status and its body.
+  mutating func readResponse() async throws -> (status: Int, body: String) {
+    let head = try await readHead()
+    let rest = try await readToEnd()
+    return (Self.status(of: head), String(decoding: rest, as: UTF8.self))
+  }
+
   static func status(of head: String) -> Int {
     let parts = head.split(separator: " ", maxSplits: 2)
     return parts.count > 1 ? Int(parts[1]) ?? 0 : 0
   }
 
   /// Asks for a WebSocket upgrade; returns the response's status (101 when upgraded).
-  mutating func upgrade(port: Int, target: String, origin: String?) async throws -> Int {
-    var request = "GET \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
+  mutating func upgrade(
+    port: Int, target: String, origin: String?, host: String? = nil
+  ) async throws -> Int {
+    var request = "GET \(target) HTTP/1.1\r\nHost: \(host ?? "127.0.0.1:\(port)")\r\n"
     request += "Upgrade: websocket\r\nConnection: Upgrade\r\n"
     request += "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
     if let origin { request += "Origin: \(origin)\r\n" }
@@ -120,22 +131,30 @@ struct WireConnection {
     return Self.status(of: try await readHead())
   }
 
-  /// Sends one masked frame, as a browser does.
-  func sendFrame(opcode: UInt8, _ payload: [UInt8]) async throws {
+  /// Sends one frame, masked as a browser sends it unless `masked` is false (which RFC 6455
+  /// forbids a client).
+  func sendFrame(opcode: UInt8, _ payload: [UInt8], masked: Bool = true) async throws {
+    try await send(Self.frame(opcode: opcode, payload, masked: masked))
+  }
+
+  /// The bytes of one final frame from a client.
+  static func frame(opcode: UInt8, _ payload: [UInt8], masked: Bool = true) -> [UInt8] {
+    let maskBit: UInt8 = masked ? 0x80 : 0
     var frame: [UInt8] = [0x80 | opcode]
     if payload.count < 126 {
-      frame.append(0x80 | UInt8(payload.count))
+      frame.append(maskBit | UInt8(payload.count))
     } else if payload.count <= 0xFFFF {
-      frame.append(0x80 | 126)
+      frame.append(maskBit | 126)
       frame += [UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
     } else {
-      frame.append(0x80 | 127)
+      frame.append(maskBit | 127)
       frame += (0..<8).reversed().map { UInt8((payload.count >> ($0 * 8)) & 0xFF) }
     }
+    guard masked else { return frame + payload }
     let mask: [UInt8] = [0x12, 0x34, 0x56, 0x78]
     frame += mask
     frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
-    try await send(frame)
+    return frame
   }
 
   func sendText(_ text: String) async throws {
