@@ -170,7 +170,7 @@ public struct TodoFile: Sendable {
       switch error {
       case .changedOnDisk: throw .changedOnDisk(path: url.path)
       case .readOnly: throw .readOnly(path: url.path)
-      case .errno, .message: throw .cannotWrite(path: url.path, reason: error.reason)
+      case .errno, .message, .tooLarge: throw .cannotWrite(path: url.path, reason: error.reason)
       }
     }
   }
@@ -234,6 +234,8 @@ public enum TodoFileError: Error, Equatable, CustomStringConvertible {
     case .readOnly(let path)?: self = .readOnly(path: path)
     case .changedOnDisk(let path)?: self = .changedOnDisk(path: path)
     case .savedBeside(let path, let copy)?: self = .savedBeside(path: path, copy: copy)
+    case .tooLarge(let path, _, _)?:
+      self = .unreadable(path: path, reason: "\(error)")
     case nil: self = .cannotWrite(path: "", reason: "\(error)")
     }
   }
