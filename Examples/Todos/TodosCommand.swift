@@ -117,9 +117,9 @@ struct TodosCommand: AsyncParsableCommand {
       if code != 0 { throw ExitCode(code) }
       return
     }
-    let url = file.map { URL(fileURLWithPath: $0) } ?? TodoFile.defaultURL()
+    let url = file.map { URL(fileURLWithPath: $0) } ?? TodoList.defaultURL()
     let code = await TodosApp.main(
-      file: TodoFile(url: url), recordTo: record.map { URL(fileURLWithPath: $0) }, inspect: inspect)
+      fileURL: url, recordTo: record.map { URL(fileURLWithPath: $0) }, inspect: inspect)
     if code != 0 { throw ExitCode(code) }
   }
 }

@@ -10,7 +10,7 @@ import Statecraft
 /// give it a list of its own and a `TestClock`:
 ///
 /// ```swift
-/// let list = Shared(wrappedValue: TodoList(), .fileStorage(TodoFile.defaultURL()))
+/// let list = Shared(wrappedValue: TodoList(), .fileStorage(TodoList.defaultURL()))
 /// let store = Store(initialState: Todos.State(list: list)) {
 ///   Todos(clock: ContinuousClock())
 /// }
