@@ -48,6 +48,7 @@ public struct LineCommand: Equatable, Sendable {
 extension StandardInput {
   /// The commands of piped input, each echoed as `> line` when it is read, so that a
   /// transcript shows what was typed before what it did.
+  @MainActor
   public static func commands() -> AsyncMapSequence<AsyncStream<String>, LineCommand> {
     lines().map { line in
       let command = LineCommand(line)
