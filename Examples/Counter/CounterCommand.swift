@@ -9,14 +9,14 @@ import Statecraft
 struct CounterCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "counter",
-    abstract: "A counter built on Statecraft's Reactor idiom, with a fact loaded by an effect.",
+    abstract: "A counter built on Statecraft's Reactor idiom.",
     discussion: """
       Full screen when run in a terminal; one command per line when input is piped.
-      The count stays within 0 to 20; f loads a fact about it, which takes --latency.
+      The count stays within 0 to 20; f loads a fact about it from an effect,
+      which takes --latency.
 
       KEYS (full screen):
-        + or ↑ → more · - or ↓ ← less · f fact · c cancel the fact · Ctrl-L redraw
-        q quit
+        + or ↑ → more · - or ↓ ← less · f fact · c cancel · Ctrl-L redraw · q quit
       COMMANDS (piped input):
         + · - · fact · cancel · wait · help · quit
       FILE:

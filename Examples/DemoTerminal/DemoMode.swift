@@ -47,12 +47,23 @@ public struct LineCommand: Equatable, Sendable {
 
 extension StandardInput {
   /// The commands of piped input, each echoed as `> line` when it is read, so that a
-  /// transcript shows what was typed before what it did.
-  public static func commands() -> AsyncMapSequence<AsyncStream<String>, LineCommand> {
-    lines().map { line in
-      let command = LineCommand(line)
-      printLine("> \(command.line)")
-      return command
+  /// transcript shows what was typed before what it did. A line longer than ``lineLimit`` is
+  /// skipped with a word that says so.
+  @MainActor
+  public static func commands() -> AsyncCompactMapSequence<InputLines, LineCommand> {
+    lines().compactMap { line in
+      switch line {
+      case .text(let text):
+        let command = LineCommand(text)
+        printLine("> \(command.line)")
+        return command
+      case .tooLong(let bytes):
+        printLine("> (a line of \(bytes) bytes, not shown)")
+        printLine(
+          "That line is too long: a command may be at most \(lineLimit) bytes (64 KiB), so it "
+            + "was skipped.")
+        return nil
+      }
     }
   }
 }

@@ -19,8 +19,9 @@ import Dispatch
 ///
 /// What the session guarantees:
 /// - SIGINT, SIGTERM and SIGHUP end ``keys`` so the demo quits as on `q` (saves finish), the
-///   terminal is restored, and the process then ends by that signal; a second one restores the
-///   terminal at once and ends the process.
+///   terminal is restored, and the process then ends by that signal. More of them are absorbed;
+///   if quitting takes longer than a deadline, the terminal is restored and the process ends
+///   (see `Signals`, which line mode shares).
 /// - Ctrl-Z and SIGTSTP restore the terminal and suspend; on resume the screen is drawn again
 ///   (``Key/redraw``). A resize arrives as ``Key/resize``, Ctrl-L as ``Key/redraw``.
 /// - Bracketed paste is turned on, so a paste arrives as one ``Key/paste(_:)``.
@@ -43,7 +44,7 @@ public final class FullScreen {
 
   private let continuation: AsyncStream<Key>.Continuation
   private var decoder = KeyDecoder()
-  private var sources: [any DispatchSourceRead] = []
+  private var input: (any DispatchSourceRead)?
   private var emptyReads = 0
   private var isClosed = false
 
@@ -61,24 +62,31 @@ public final class FullScreen {
   /// saying why on standard error, when the terminal can't be driven.
   public static func start() -> FullScreen? {
     useUTF8Locale()
-    guard tcgetattr(STDIN_FILENO, &SignalState.shellMode) == 0 else {
+    var shellMode = termios()
+    guard tcgetattr(STDIN_FILENO, &shellMode) == 0 else {
       printError("error: standard input is not a terminal; pipe commands in instead.")
       return nil
     }
-    guard SignalState.openPipe() else {
+    // NB: listened to before ncurses starts, so that it leaves these signals to us (it installs
+    // its own handlers only where a signal has the default one). A signal that comes before
+    // the screen exists is kept for it.
+    let relay = SignalRelay()
+    let listening = Signals.listen(to: Signals.fullScreen, on: .main) { number in
+      MainActor.assumeIsolated { relay.deliver(number) }
+    }
+    guard listening else {
       printError("error: could not set up signal handling (\(String(cString: strerror(errno)))).")
       return nil
     }
-    // NB: installed before ncurses starts, so that it leaves these signals to us (it installs
-    // its own handlers only where a signal has the default one).
-    SignalState.install()
     guard newterm(nil, statecraft_stdout(), statecraft_stdin()) != nil else {
-      SignalState.uninstall()
+      Signals.stopListening()
       printError("error: ncurses can't drive this terminal (TERM is not known).")
       return nil
     }
-    SignalState.prepareRestore()
-    return FullScreen()
+    Signals.restoreTerminal(to: shellMode, writing: restoreBytes())
+    let screen = FullScreen()
+    relay.connect(to: screen)
+    return screen
   }
 
   private init() {
@@ -98,17 +106,12 @@ public final class FullScreen {
     _ = wrefresh(window)
     Self.writeToTerminal(Self.bracketedPasteOn)
 
-    for descriptor in [STDIN_FILENO, SignalState.signalPipe.read] {
-      let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: .main)
-      source.setEventHandler { [weak self] in
-        MainActor.assumeIsolated {
-          guard let self else { return }
-          if descriptor == STDIN_FILENO { self.readInput() } else { self.readSignals() }
-        }
-      }
-      source.resume()
-      sources.append(source)
+    let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+    input.setEventHandler { [weak self] in
+      MainActor.assumeIsolated { self?.readInput() }
     }
+    input.resume()
+    self.input = input
   }
 
   /// The screen's size.
@@ -140,22 +143,15 @@ public final class FullScreen {
   public func close() {
     guard !isClosed else { return }
     isClosed = true
-    for source in sources { source.cancel() }
-    sources = []
+    input?.cancel()
+    input = nil
     Self.writeToTerminal(Self.bracketedPasteOff)
     _ = endwin()
-    SignalState.uninstall()
+    Signals.restoreTerminal(to: nil, writing: [])
+    // NB: a quit signal that comes after this, while the demo saves, is still absorbed, and the
+    // process still ends by the first one once the demo has quit.
+    Signals.stopListening()
     continuation.finish()
-    if let quitSignal = SignalState.quitSignal {
-      // NB: the demo still finishes its work (saves) after this; the process then ends by the
-      // signal it got, as a shell expects, once standard output is flushed.
-      SignalState.exitSignal = quitSignal
-      atexit {
-        fflush(nil)
-        signal(SignalState.exitSignal, SIG_DFL)
-        SignalState.raiseInThisThread(SignalState.exitSignal)
-      }
-    }
   }
 
   // MARK: - Input
@@ -195,26 +191,22 @@ public final class FullScreen {
     }
   }
 
-  private func readSignals() {
-    var signals = [UInt8](repeating: 0, count: 16)
-    let count = read(SignalState.signalPipe.read, &signals, signals.count)
-    guard count > 0 else { return }
-    for number in signals.prefix(count).map(Int32.init) {
-      switch number {
-      case SIGTSTP: suspend()
-      case SIGCONT:
-        _ = reset_prog_mode()
-        _ = clearok(statecraft_curscr(), true)
-        continuation.yield(.redraw)
-      case SIGWINCH:
-        var size = winsize()
-        if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 {
-          _ = resizeterm(Int32(size.ws_row), Int32(size.ws_col))
-        }
-        deliver(.resize)
-      default:
-        continuation.finish()
+  fileprivate func handleSignal(_ number: Int32) {
+    guard !isClosed else { return }
+    switch number {
+    case SIGTSTP: suspend()
+    case SIGCONT:
+      _ = reset_prog_mode()
+      _ = clearok(statecraft_curscr(), true)
+      continuation.yield(.redraw)
+    case SIGWINCH:
+      var size = winsize()
+      if ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_row > 0, size.ws_col > 0 {
+        _ = resizeterm(Int32(size.ws_row), Int32(size.ws_col))
       }
+      deliver(.resize)
+    default:
+      continuation.finish()
     }
   }
 
@@ -223,10 +215,8 @@ public final class FullScreen {
   private func suspend() {
     Self.writeToTerminal(Self.bracketedPasteOff)
     _ = endwin()
-    signal(SIGTSTP, SIG_DFL)
-    SignalState.raiseInThisThread(SIGTSTP)
+    Signals.suspend()
     // Resumed.
-    SignalState.install(SIGTSTP)
     _ = clearok(statecraft_curscr(), true)
     _ = wrefresh(statecraft_stdscr())
     Self.writeToTerminal(Self.bracketedPasteOn)
@@ -276,92 +266,29 @@ extension Key {
 
 // MARK: - Signals
 
-/// What the signal handlers share with the main actor. The handlers only write a byte to a pipe
-/// that the main actor reads, except for a second quitting signal, which restores the terminal
-/// from the handler itself (with `tcsetattr` and `write`, both async-signal-safe).
-///
-/// NB: every variable is written on the main thread before the handlers are installed (or by the
-/// handler alone, `quitSignal`, a word-sized store), so the handlers never see one half-written.
-private enum SignalState {
-  nonisolated(unsafe) static var signalPipe: (read: Int32, write: Int32) = (-1, -1)
-  nonisolated(unsafe) static var shellMode = termios()
-  nonisolated(unsafe) static var restoreBytes: UnsafeMutableBufferPointer<UInt8> = .init(
-    start: nil, count: 0)
-  nonisolated(unsafe) static var quitSignal: Int32?
-  nonisolated(unsafe) static var exitSignal: Int32 = 0
+/// Hands the signals that come while the screen starts to the screen once it exists.
+@MainActor
+private final class SignalRelay {
+  private weak var screen: FullScreen?
+  private var early: [Int32] = []
 
-  static let handled = [SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGCONT, SIGWINCH]
-
-  /// Raises `number` in the calling thread, which may block it: the main actor runs on a
-  /// dispatch thread, and those block every asynchronous signal.
-  static func raiseInThisThread(_ number: Int32) {
-    var signals = sigset_t()
-    var previous = sigset_t()
-    sigemptyset(&signals)
-    sigaddset(&signals, number)
-    pthread_sigmask(SIG_UNBLOCK, &signals, &previous)
-    raise(number)
-    pthread_sigmask(SIG_SETMASK, &previous, nil)
+  func deliver(_ number: Int32) {
+    if let screen { screen.handleSignal(number) } else { early.append(number) }
   }
 
-  static func openPipe() -> Bool {
-    guard signalPipe.read < 0 else { return true }
-    var descriptors: [Int32] = [-1, -1]
-    guard pipe(&descriptors) == 0 else { return false }
-    for descriptor in descriptors {
-      _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-    }
-    signalPipe = (descriptors[0], descriptors[1])
-    return true
-  }
-
-  static func install(_ signals: Int32...) {
-    for number in signals.isEmpty ? handled : signals {
-      var action = sigaction()
-      #if canImport(Darwin)
-        action.__sigaction_u.__sa_handler = handleSignal
-      #else
-        action.__sigaction_handler.sa_handler = handleSignal
-      #endif
-      action.sa_flags = SA_RESTART
-      sigemptyset(&action.sa_mask)
-      sigaction(number, &action, nil)
-    }
-  }
-
-  static func uninstall() {
-    for number in handled { signal(number, SIG_DFL) }
-  }
-
-  /// What a second quitting signal writes to put the terminal back: leave the alternate screen,
-  /// show the cursor, plain style, cursor keys and paste back to normal.
-  static func prepareRestore() {
-    let capabilities: [String] = ["rmcup", "cnorm", "sgr0", "rmkx"]
-    let sequences = capabilities.map { name in String(cString: statecraft_terminfo_string(name)) }
-    let bytes = Array((sequences.joined() + "\u{1B}[?2004l").utf8)
-    restoreBytes.deallocate()
-    restoreBytes = .allocate(capacity: bytes.count)
-    _ = restoreBytes.initialize(from: bytes)
+  func connect(to screen: FullScreen) {
+    self.screen = screen
+    for number in early { screen.handleSignal(number) }
+    early = []
   }
 }
 
-private let handleSignal: @convention(c) (Int32) -> Void = { number in
-  let savedErrno = errno
-  defer { errno = savedErrno }
-  if number == SIGINT || number == SIGTERM || number == SIGHUP {
-    if SignalState.quitSignal != nil {
-      // NB: the demo didn't quit after the first one: restore the terminal here and end.
-      _ = tcsetattr(STDIN_FILENO, TCSANOW, &SignalState.shellMode)
-      if let base = SignalState.restoreBytes.baseAddress {
-        _ = write(STDOUT_FILENO, base, SignalState.restoreBytes.count)
-      }
-      signal(number, SIG_DFL)
-      raise(number)
-      return
-    }
-    SignalState.quitSignal = number
+extension FullScreen {
+  /// What gives the terminal back when the process must end at once (see `Signals`): leave
+  /// the alternate screen, show the cursor, plain style, cursor keys and paste back to normal.
+  fileprivate static func restoreBytes() -> [UInt8] {
+    let capabilities: [String] = ["rmcup", "cnorm", "sgr0", "rmkx"]
+    let sequences = capabilities.map { name in String(cString: statecraft_terminfo_string(name)) }
+    return Array((sequences.joined() + bracketedPasteOff).utf8)
   }
-  var byte = UInt8(truncatingIfNeeded: number)
-  _ = write(SignalState.signalPipe.write, &byte, 1)
 }

@@ -15,8 +15,8 @@ struct PagingCommand: AsyncParsableCommand {
       Pages load from an in-process service; one page fails once, to show a retry.
 
       KEYS (full screen):
-        ↑↓ scroll (↓ at the end loads more) · / search · r retry · Ctrl-L redraw
-        q quit
+        ↑↓ scroll (↓ at the end loads more) · / search · r retry
+        Ctrl-L redraw · q quit
       COMMANDS (piped input):
         search [TEXT] · more · retry · wait · list · help · quit
       FILE:

@@ -12,21 +12,22 @@ final class TodosApp {
   let navigation: StoreOf<TodosNavigation>
   /// The list's store, scoped from ``navigation``.
   let store: StoreOf<Todos>
-  let file: TodoFile
   /// The tasks of the actions sent, so that quitting waits for the effects they started.
   private let tasks = TaskTracker()
   /// The change log: each action and the change it made, while the log is shown.
   let log: ChangeLogBuffer
+  /// Where the list is saved since another program changed the todo file under a change of
+  /// it: said again on quit, once the list's error is cleared by the saves to that copy.
+  private(set) var savedBeside: TodoFileError?
 
   var showsLog: Bool {
     get { log.isEnabled }
     set { log.isEnabled = newValue }
   }
 
-  init(navigation: StoreOf<TodosNavigation>, file: TodoFile, log: ChangeLogBuffer) {
+  init(navigation: StoreOf<TodosNavigation>, log: ChangeLogBuffer) {
     self.navigation = navigation
     self.store = navigation.scope(state: \.list, action: TodosNavigation.Action.list)
-    self.file = file
     self.log = log
   }
 
@@ -40,8 +41,10 @@ final class TodosApp {
 
   /// Loads the file, runs the app until quit or end of input, and returns the exit code.
   ///
-  /// - Parameter recordURL: where to write a recording of the session on quit, if anywhere.
-  static func main(file: TodoFile, recordTo recordURL: URL?, inspect: Bool = false) async -> Int32 {
+  /// - Parameters:
+  ///   - fileURL: the todo file.
+  ///   - recordURL: where to write a recording of the session on quit, if anywhere.
+  static func main(fileURL: URL, recordTo recordURL: URL?, inspect: Bool = false) async -> Int32 {
     if let recordURL {
       do throws(RecordingFile.Failure) {
         try RecordingFile.checkWritable(recordURL)
@@ -57,7 +60,9 @@ final class TodosApp {
       files: .live, defaults: .standard, clock: ContinuousClock(), fileWriteDelay: saveDelay,
       filePollInterval: watchInterval)
     let list = withSharedStorage(storage) {
-      Shared(wrappedValue: TodoList(), .fileStorage(file.url))
+      Shared(
+        wrappedValue: TodoList(),
+        .fileStorage(fileURL, maximumSize: TodoList.maximumFileSize))
     }
     if let error = list.error {
       printError("error: \(TodoFileError(error))")
@@ -78,13 +83,15 @@ final class TodosApp {
         if let recorder { todos.recording(into: recorder) } else { todos }
       }
     }
-    let app = TodosApp(navigation: navigation, file: file, log: log)
+    let app = TodosApp(navigation: navigation, log: log)
     // NB: a write that fails in the background (the file became read-only, another app changed
-    // it) is said as a notice when it happens. Only the shared list's error is read, so this
-    // runs again when that changes, not at each change of the list.
+    // it) is said as a notice when it happens, and so is a file that another program made
+    // unusable. Only the shared list's error is read, so this runs again when that changes, not
+    // at each change of the list.
     let saveProblems = navigation.observe { navigation in
-      if let error = list.error {
-        navigation.send(.list(.saveFailed(TodoFileError(error).description)))
+      if let error = list.error.map(TodoFileError.init) {
+        if case .savedBeside = error.error { app.savedBeside = error }
+        navigation.send(.list(.saveFailed(error.whileRunning)))
       }
     }
     let inspector = inspect ? await app.startInspector() : nil
@@ -107,14 +114,16 @@ final class TodosApp {
         status = 1
       }
     }
-    // NB: said after leaving full screen, so that it stays on the terminal.
-    switch list.error.map(TodoFileError.init) {
-    case nil: break
-    case .savedBeside(let path, let copy)?:
-      printError("error: \(TodoFileError.savedBeside(path: path, copy: copy))")
-      status = 1
-    case let problem?:
-      printError("error: \(problem)\nQuitting: the last changes were not saved.")
+    // NB: said after leaving full screen, so that it stays on the terminal. The pending
+    // changes were written above: a change made after another program wrote the file is in the
+    // copy beside it (`savedBeside`), never dropped; an error left from before that means no
+    // change was waiting.
+    if let problem = list.error.map(TodoFileError.init) ?? app.savedBeside {
+      switch problem.error {
+      case .savedBeside: printError("error: \(problem)")
+      case .unreadable, .corrupt, .tooLarge: printError("error: \(problem.onQuit)")
+      default: printError("error: \(problem)\nQuitting: the last changes were not saved.")
+      }
       status = 1
     }
     return status

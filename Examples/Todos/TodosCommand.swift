@@ -11,22 +11,31 @@ struct TodosCommand: AsyncParsableCommand {
     abstract: "A todo list built on Statecraft's Reducer idiom.",
     discussion: """
       Full screen when run in a terminal; one command per line when input is piped.
-      Todos are saved after every change (in a burst of changes, at most every 0.2 s).
+      Todos are saved after each change (a burst of changes at most every 0.2 s)
+      and on quit, even on a signal: more signals don't cut that save short.
 
       KEYS (full screen):
         ↑↓ move · space toggle · a add · e edit · d delete (then y/n) · f filter
         / search · o open details (t title · n notes · Esc or b back)
         u undo · r redo · s sync · c cancel sync · l log · Ctrl-L redraw · q quit
       COMMANDS (piped input):
-        add TITLE · edit N TITLE · toggle N · delete N (then yes/no)
+        add TITLE · edit N TITLE · toggle N · delete N (then yes/no) · undo · redo
         filter all|active|done · open N (then title TEXT · notes TEXT · back)
-        search [TEXT] · undo · redo · sync · cancel · wait · list · log · help · quit
+        search [TEXT] · sync · cancel · wait · list · log · help · quit
       RECORDING:
-        --record s.json records the session; --replay s.json checks it against today's
-        feature; --replay s.json --generate-test prints a Swift Testing test that replays it.
+        --record s.json records the session; --replay s.json checks it against
+        today's feature; --replay s.json --generate-test prints a Swift Testing
+        test that replays it.
       FILE:
         $XDG_DATA_HOME/statecraft/todos.json, or ~/.local/share/statecraft/todos.json
         when XDG_DATA_HOME is unset, empty or relative. --file picks another.
+        A file that another program changes while the app runs is never written
+        over: the list is saved beside it (todos.conflict-1.json), and quitting
+        says so and exits 1.
+      LIMITS:
+        todo file 64 MiB (a larger one is refused unread) · input line 64 KiB
+        title 1000 characters · notes 10000 characters
+        quitting after a signal 5 s: then the app ends, and says so
       ENVIRONMENT:
         XDG_DATA_HOME  the folder data files go in (an absolute path)
         HOME           the home folder, used when XDG_DATA_HOME is not
@@ -76,13 +85,14 @@ struct TodosCommand: AsyncParsableCommand {
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "With --generate-test: put the test in a suite of this name.", valueName: "name"))
+      "With --generate-test: the name of the test's suite.", valueName: "name"))
   var suite: String?
 
   @Option(
     name: .long,
     help: ArgumentHelp(
-      "With --generate-test: put the suite in an extension of this type.", valueName: "type"))
+      "With --generate-test: the type the suite extends.",
+      valueName: "type"))
   var extending: String?
 
   func validate() throws {
@@ -117,9 +127,9 @@ struct TodosCommand: AsyncParsableCommand {
       if code != 0 { throw ExitCode(code) }
       return
     }
-    let url = file.map { URL(fileURLWithPath: $0) } ?? TodoFile.defaultURL()
+    let url = file.map { URL(fileURLWithPath: $0) } ?? TodoList.defaultURL()
     let code = await TodosApp.main(
-      file: TodoFile(url: url), recordTo: record.map { URL(fileURLWithPath: $0) }, inspect: inspect)
+      fileURL: url, recordTo: record.map { URL(fileURLWithPath: $0) }, inspect: inspect)
     if code != 0 { throw ExitCode(code) }
   }
 }

@@ -10,8 +10,10 @@ import Statecraft
 #endif
 
 /// The file a session is recorded to (`todos --record PATH`): checked when the app starts, so
-/// that a path that can't be written fails at once rather than at quit, and written like the
-/// todo file (a temporary file renamed over it, its mode kept).
+/// that a path that can't be written fails at once rather than at quit, and written as the todo
+/// file is, through the library's file system (`SharedFileSystem.live`): a temporary file renamed
+/// over it under the folder's lock, its mode and symbolic link kept, and what a crashed write left
+/// beside it removed.
 public enum RecordingFile {
   /// Why the recording can't be written to `path`, in words: "its folder /x does not exist".
   public struct Failure: Error, Equatable, CustomStringConvertible {
@@ -29,24 +31,22 @@ public enum RecordingFile {
   public static func notARegularFile(at url: URL) -> String? {
     var info = stat()
     guard stat(url.path, &info) == 0 else { return nil }
-    return POSIXFile.notARegularFile(info)
+    return kind(of: info)
   }
 
-  /// Checks that a recording can be written to `url`, leaving nothing behind, and removes the
-  /// temporary files that a run which crashed while writing a recording there left beside it.
+  /// Checks that a recording can be written to `url`, leaving nothing behind.
   public static func checkWritable(_ url: URL) throws(Failure) {
-    let target = POSIXFile.resolvingLinks(url.path)
+    let target = resolvingLinks(url.path)
     let folder = (target as NSString).deletingLastPathComponent
     func fail(_ reason: String) -> Failure { Failure(path: url.path, reason: reason) }
     var info = stat()
     guard stat(folder, &info) == 0 else {
       if errno == ENOENT { throw fail("its folder \(folder) does not exist") }
-      throw fail("its folder \(folder) can't be used (\(POSIXFile.words(for: errno)))")
+      throw fail("its folder \(folder) can't be used (\(words(for: errno)))")
     }
     guard info.st_mode & S_IFMT == S_IFDIR else { throw fail("\(folder) is not a folder") }
-    POSIXFile.removeStaleTemporaryFiles(besides: target)
     if stat(target, &info) == 0 {
-      if let kind = POSIXFile.notARegularFile(info) { throw fail(kind) }
+      if let kind = kind(of: info) { throw fail(kind) }
       if info.st_mode & 0o222 == 0 || access(target, W_OK) != 0 { throw fail("it is read-only") }
       guard access(folder, W_OK | X_OK) == 0 else {
         throw fail("its folder \(folder) is not writable")
@@ -55,7 +55,7 @@ public enum RecordingFile {
     }
     let descriptor = open(target, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o666)
     guard descriptor >= 0 else {
-      throw fail("it can't be created (\(POSIXFile.words(for: errno)))")
+      throw fail("it can't be created (\(words(for: errno)))")
     }
     close(descriptor)
     unlink(target)
@@ -63,16 +63,52 @@ public enum RecordingFile {
 
   /// Writes `data` to `url` (through a symbolic link to its target), replacing the file.
   public static func write(_ data: Data, to url: URL) throws(Failure) {
-    let target = POSIXFile.resolvingLinks(url.path)
-    do throws(POSIXFile.Failure) {
-      // NB: under the folder's lock, as the todo file is written, so that another run's
-      // `removeStaleTemporaryFiles` never takes this run's temporary file for a crashed one.
-      try POSIXFile.withLock(onFolder: (target as NSString).deletingLastPathComponent) {
-        () throws(POSIXFile.Failure) in
-        try POSIXFile.replace(target, with: data)
-      }
+    do throws(FileStorageError) {
+      try SharedFileSystem.live.setContents(data, of: url)
     } catch {
-      throw Failure(path: url.path, reason: error.reason)
+      switch error {
+      case .cannotWrite(_, let reason), .unreadable(_, let reason), .corrupt(_, let reason):
+        throw Failure(path: url.path, reason: reason)
+      case .readOnly: throw Failure(path: url.path, reason: "it is read-only")
+      case .changedOnDisk, .savedBeside, .tooLarge:
+        throw Failure(path: url.path, reason: "\(error)")
+      }
     }
+  }
+
+  // MARK: - Helpers
+
+  /// Why a file with `info` is no file a recording can be kept in, or nil for a regular file.
+  static func kind(of info: stat) -> String? {
+    switch info.st_mode & S_IFMT {
+    case S_IFREG: return nil
+    case S_IFDIR: return "it is a folder, not a file"
+    case S_IFIFO: return "it is a named pipe (FIFO), not a regular file"
+    case S_IFSOCK: return "it is a socket, not a regular file"
+    case S_IFCHR, S_IFBLK: return "it is a device, not a regular file"
+    default: return "it is not a regular file"
+    }
+  }
+
+  /// The path a chain of symbolic links at `path` ends at (which may not exist yet).
+  static func resolvingLinks(_ path: String) -> String {
+    var path = path
+    for _ in 0..<40 {
+      var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+      let count = readlink(path, &buffer, buffer.count - 1)
+      guard count > 0 else { return path }
+      let target = String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+      path =
+        target.hasPrefix("/")
+        ? target
+        : ((path as NSString).deletingLastPathComponent as NSString).appendingPathComponent(target)
+    }
+    return path
+  }
+
+  /// `strerror`, starting in lower case: "no space left on device".
+  static func words(for code: Int32) -> String {
+    let text = String(cString: strerror(code))
+    return text.prefix(1).lowercased() + text.dropFirst()
   }
 }

@@ -6,6 +6,12 @@ public struct Todo: Codable, Equatable, Identifiable, Sendable {
   /// Free text, edited on the todo's detail screen; empty for most todos.
   public var notes: String
 
+  /// The most characters a title typed or pasted may have: a todo's title is a line, not a
+  /// document. A longer one is refused with a notice.
+  public static let titleLimit = 1_000
+  /// The most characters notes typed or pasted may have.
+  public static let notesLimit = 10_000
+
   public init(id: Int, title: String, isDone: Bool = false, notes: String = "") {
     self.id = id
     self.title = title

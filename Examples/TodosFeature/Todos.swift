@@ -10,7 +10,7 @@ import Statecraft
 /// give it a list of its own and a `TestClock`:
 ///
 /// ```swift
-/// let list = Shared(wrappedValue: TodoList(), .fileStorage(TodoFile.defaultURL()))
+/// let list = Shared(wrappedValue: TodoList(), .fileStorage(TodoList.defaultURL()))
 /// let store = Store(initialState: Todos.State(list: list)) {
 ///   Todos(clock: ContinuousClock())
 /// }
@@ -130,6 +130,10 @@ public struct Todos: Reducer {
         state.notice = "A todo needs a title."
         return .none
       }
+      if let refusal = Self.refusal(ofTitle: title) {
+        state.notice = refusal
+        return .none
+      }
       let id = state.takeID()
       return change(&state) { $0.append(Todo(id: id, title: title)) }
 
@@ -140,10 +144,21 @@ public struct Todos: Reducer {
         state.notice = "A todo needs a title."
         return .none
       }
+      if let refusal = Self.refusal(ofTitle: title) {
+        state.notice = refusal
+        return .none
+      }
       return change(&state) { $0[id: id]?.title = title }
 
     case .setNotes(let id, let notes):
       guard state.todos[id: id] != nil else { return missing(&state) }
+      if notes.count > Todo.notesLimit {
+        state.notice = """
+          Notes may be at most \(Todo.notesLimit) characters; these have \(notes.count). \
+          They were not saved.
+          """
+        return .none
+      }
       return change(&state) { $0[id: id]?.notes = notes }
 
     case .toggle(let id):
@@ -247,6 +262,15 @@ public struct Todos: Reducer {
     state[keyPath: other].append(state.todos)
     state.todos = list
     return .none
+  }
+
+  /// Why `title` can't be a todo's title, or nil when it can.
+  private static func refusal(ofTitle title: String) -> String? {
+    guard title.count > Todo.titleLimit else { return nil }
+    return """
+      A title may be at most \(Todo.titleLimit) characters; this one has \(title.count). \
+      It was not saved.
+      """
   }
 
   private func missing(_ state: inout State) -> Effect<Action> {

@@ -6,7 +6,7 @@ import IssueReporting
 ///
 /// A `Shared` is a reference: every copy of it, in any feature's state and in any store of the
 /// process, reads and writes the same value. Keyed ones made with the same key share one value
-/// too, and a key can persist it: ``SharedKey/inMemory(_:)``, ``SharedKey/fileStorage(_:)``,
+/// too, and a key can persist it: ``SharedKey/inMemory(_:)``, ``SharedKey/fileStorage(_:maximumSize:)``,
 /// ``SharedKey/appStorage(_:)``, or a ``SharedKey`` of your own.
 ///
 /// ```swift

@@ -5,7 +5,7 @@ import ConcurrencyExtras
 /// A strategy says how the value is identified (``id``), read when the first holder asks for it
 /// (``load(in:)``), written after each change (``save(_:in:)``), and told about changes made
 /// outside the process (``subscribe(in:subscriber:)``). Statecraft ships three:
-/// ``SharedKey/inMemory(_:)``, ``SharedKey/fileStorage(_:)`` and ``SharedKey/appStorage(_:)``.
+/// ``SharedKey/inMemory(_:)``, ``SharedKey/fileStorage(_:maximumSize:)`` and ``SharedKey/appStorage(_:)``.
 ///
 /// Every holder of a key with the same ``id`` in one ``SharedStorage`` shares one value: the
 /// strategy is asked to load it once.

@@ -21,7 +21,7 @@ import IssueReporting
 /// Reading a file or app-storage key in a test with no storage picked reports an issue, and
 /// the key gets a throwaway in-memory stand-in.
 public final class SharedStorage: Sendable {
-  /// The files that ``SharedKey/fileStorage(_:)`` reads and writes.
+  /// The files that ``SharedKey/fileStorage(_:maximumSize:)`` reads and writes.
   public let files: SharedFileSystem
   /// The defaults that ``SharedKey/appStorage(_:)`` reads and writes.
   public let defaults: SharedDefaults

@@ -11,6 +11,24 @@ extension Engine {
       #expect(LineCommand("").word == "")
     }
 
+    @Test func inputIsCutIntoLinesAndALineOverTheLimitIsSkippedWhole() {
+      var splitter = LineSplitter(limit: 8)
+      var lines = splitter.split(ArraySlice("add a\r\nadd 1234".utf8))
+      // NB: the long line comes in pieces, as reads of a pipe bring it; only its length is kept.
+      lines += splitter.split(ArraySlice("56789".utf8))
+      lines += splitter.split(ArraySlice(String(repeating: "x", count: 1000).utf8))
+      lines += splitter.split(ArraySlice("\n12345678\r\n\nlast".utf8))
+      #expect(
+        lines == [.text("add a"), .tooLong(bytes: 1013), .text("12345678"), .text("")])
+      #expect(splitter.finish() == [.text("last")])
+      #expect(splitter.finish() == [])
+      var cut = LineSplitter(limit: 8)
+      #expect(cut.split(ArraySlice("123456789".utf8)) == [])
+      #expect(cut.finish() == [.tooLong(bytes: 9)])
+      var invalid = LineSplitter(limit: 8)
+      #expect(invalid.split([0x61, 0xFF, 0x0A]) == [.text("a\u{FFFD}")])
+    }
+
     @Test func quittingKeysAndHintsForUnusedKeys() {
       let quitting: [Key] = [.character("q"), .control("c"), .control("d"), .escape]
       #expect(quitting.filter(\.quits) == quitting)

@@ -65,6 +65,27 @@ extension Engine {
       #expect(try savedTodos() == nil)
     }
 
+    @Test func aTitleOrNotesOverTheLimitAreRefusedWithANoticeAndNotSaved() async throws {
+      let store = makeStore([milk])
+      let long = String(repeating: "é", count: Todo.titleLimit + 1)
+      let refused = "A title may be at most 1000 characters; this one has 1001. It was not saved."
+      await store.send(.add(long)) { $0.notice = refused }
+      await store.send(.edit(id: 1, title: long))
+      await store.send(.setNotes(id: 1, notes: String(repeating: "x", count: Todo.notesLimit + 1)))
+      {
+        $0.notice = "Notes may be at most 10000 characters; these have 10001. They were not saved."
+      }
+      let longest = String(repeating: "é", count: Todo.titleLimit)
+      await store.send(.add(longest)) {
+        $0.notice = nil
+        $0.todos.append(Todo(id: 2, title: longest))
+        $0.nextID = 3
+        $0.undoStack = [[milk]]
+      }
+      await store.finish()
+      #expect(try savedTodos() == [milk, Todo(id: 2, title: longest)])
+    }
+
     @Test func toggleEditAndDeleteChangeOneTodoEach() async throws {
       let store = makeStore([milk, dog])
       await store.send(.toggle(id: 1)) {

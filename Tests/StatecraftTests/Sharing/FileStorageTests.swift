@@ -157,6 +157,59 @@ extension Engine {
       #expect(settings.theme == "dark")
     }
 
+    /// Another program writes something that can't be decoded over the file while the value is
+    /// held: it is reported, the value stays, and the next change goes beside the file, neither
+    /// over it nor dropped.
+    @Test func aFileCorruptedOutsideWhileHeldIsNotLoadedAndTheNextChangeGoesBesideIt() throws {
+      let storage = storage()
+      try storage.files.setContents(json(Settings()), of: url)
+      let settings = withSharedStorage(storage) {
+        Shared(wrappedValue: Settings(), .fileStorage(url))
+      }
+      let garbage = Data("garbage".utf8)
+      try storage.files.setContents(garbage, of: url)
+      withKnownIssue {
+        storage.file(at: url).poll()
+      } matching: {
+        $0.description.contains("can't be decoded: it is not valid JSON")
+      }
+      #expect(
+        settings.error as? FileStorageError
+          == .corrupt(path: url.path, reason: "it is not valid JSON"))
+      #expect(settings.wrappedValue == Settings())
+      settings.theme = "dark"
+      withKnownIssue {
+        storage.flushPendingWrites()
+      } matching: {
+        $0.description.contains("was not overwritten: the value is saved to")
+      }
+      #expect(try storage.files.contents(of: url) == garbage)
+      let copy = URL(fileURLWithPath: "/settings/settings.conflict-1.json")
+      #expect(try decoded(storage.files.contents(of: copy))?.theme == "dark")
+      #expect(settings.error as? FileStorageError == .savedBeside(path: url.path, copy: copy.path))
+    }
+
+    @Test func aFileLargerThanTheMaximumSizeIsNotReadNorWritten() throws {
+      let storage = storage()
+      let large = try json(Settings(theme: String(repeating: "x", count: 2000)))
+      try storage.files.setContents(large, of: url)
+      var settings: Shared<Settings>?
+      withKnownIssue {
+        settings = withSharedStorage(storage) {
+          Shared(wrappedValue: Settings(), .fileStorage(url, maximumSize: 1024))
+        }
+      } matching: {
+        $0.description.contains("more than the 1 KiB its key reads, so it was not read")
+      }
+      #expect(
+        settings?.error as? FileStorageError
+          == .tooLarge(path: url.path, size: large.count, limit: 1024))
+      #expect(settings?.wrappedValue == Settings())
+      settings?.theme = "dark"
+      storage.flushPendingWrites()
+      #expect(try storage.files.contents(of: url) == large)
+    }
+
     /// A write fails after its delay, outside any batch: an `observe` closure that reads the
     /// error runs at once, as the todos demo's notice needs.
     @Test func anObserveClosureSeesAWriteThatFailsOutsideAnyBatch() async throws {
@@ -232,6 +285,26 @@ extension Engine {
       }
       #expect(settings.theme == "dark")
       #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["settings.json"])
+    }
+
+    @Test func aFileOnDiskIsRefusedByItsSizeBeforeItIsRead() throws {
+      let folder = try temporaryFolder()
+      defer { try? FileManager.default.removeItem(at: folder) }
+      let file = folder.appendingPathComponent("settings.json")
+      // NB: a sparse file: it takes no room, and reading it would take 4 GiB.
+      #expect(FileManager.default.createFile(atPath: file.path, contents: nil))
+      #expect(truncate(file.path, 4 << 30) == 0)
+      var settings: Shared<Settings>?
+      withKnownIssue {
+        settings = withSharedStorage(storage(files: .live)) {
+          Shared(wrappedValue: Settings(), .fileStorage(file))
+        }
+      } matching: {
+        $0.description.contains("is 4 GiB, more than the 64 MiB its key reads")
+      }
+      #expect(
+        settings?.error as? FileStorageError
+          == .tooLarge(path: file.path, size: 4 << 30, limit: 64 << 20))
     }
 
     @Test func anEditOnDiskIsPickedUp() async throws {

@@ -23,22 +23,33 @@ import Foundation
 ///   written. If it changed, it is not overwritten: the value is saved beside it
 ///   (`todos.conflict-1.json`) and ``FileStorageError/savedBeside(path:copy:)`` is reported.
 /// - **Corrupt files** are reported (``FileStorageError/corrupt(path:reason:)``) and never
-///   written over: the value starts from its default and stays in memory. The reason names the
-///   field that failed to decode and keeps the `debugDescription` the value's decoding gave.
+///   written over. One found at the start is never written: the value starts from its default
+///   and stays in memory. One that another program writes while the value is held is not
+///   loaded: the value stays as it was, and its next change is saved beside the file, as for any
+///   outside change. The reason names the field that failed to decode and keeps the
+///   `debugDescription` the value's decoding gave.
+/// - **Size**: a file of more than ``maximumSize`` bytes is not read, by its size before a byte
+///   is read (``FileStorageError/tooLarge(path:size:limit:)``), and never written.
 public struct FileStorageKey<Value: Codable & Sendable>: SharedKey, CustomStringConvertible {
   /// The file.
   public let url: URL
+  /// The most bytes the file is read up to; a larger file is reported and left alone.
+  public let maximumSize: Int
 
-  /// A key for the file at `url`.
-  public init(url: URL) {
+  /// The ``maximumSize`` of a key made without one: 64 MiB.
+  public static var defaultMaximumSize: Int { 64 << 20 }
+
+  /// A key for the file at `url`, read up to `maximumSize` bytes.
+  public init(url: URL, maximumSize: Int = defaultMaximumSize) {
     self.url = url
+    self.maximumSize = maximumSize
   }
 
   public var id: FileStorageKeyID { FileStorageKeyID(path: url.standardizedFileURL.path) }
 
   public func load(in storage: SharedStorage) throws -> Value? {
     let file = storage.file(at: url)
-    guard let data = try file.load() else { return nil }
+    guard let data = try file.load(limit: maximumSize) else { return nil }
     do {
       return try JSONDecoder().decode(Value.self, from: data)
     } catch {
@@ -69,6 +80,7 @@ public struct FileStorageKey<Value: Codable & Sendable>: SharedKey, CustomString
   ) -> SharedSubscription {
     let url = url
     return storage.file(at: url).watch(
+      limit: maximumSize,
       decode: { data in try JSONDecoder().decode(Value.self, from: data) },
       describe: { error, data in describe(error, in: data) },
       subscriber: subscriber)
@@ -106,14 +118,17 @@ public struct FileStorageKeyID: Hashable, Sendable {
 }
 
 extension SharedKey {
-  /// A value kept in the JSON file at `url`: see ``FileStorageKey``.
+  /// A value kept in the JSON file at `url`, read up to `maximumSize` bytes: see
+  /// ``FileStorageKey``.
   ///
   /// ```swift
   /// var todos = Shared(wrappedValue: [], .fileStorage(URL(fileURLWithPath: "todos.json")))
   /// ```
-  public static func fileStorage<Value>(_ url: URL) -> Self
+  public static func fileStorage<Value>(
+    _ url: URL, maximumSize: Int = FileStorageKey<Value>.defaultMaximumSize
+  ) -> Self
   where Self == FileStorageKey<Value> {
-    FileStorageKey(url: url)
+    FileStorageKey(url: url, maximumSize: maximumSize)
   }
 }
 

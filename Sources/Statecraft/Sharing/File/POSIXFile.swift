@@ -22,6 +22,9 @@ package enum POSIXFile {
     case readOnly
     /// The file is not what the caller expected.
     case changedOnDisk
+    /// The file holds `size` bytes (at least; it may have grown while it was read), more than
+    /// the `limit` the caller reads.
+    case tooLarge(size: Int, limit: Int)
 
     /// What happened, in words, to follow "Could not save FILE: ".
     package var reason: String {
@@ -30,6 +33,9 @@ package enum POSIXFile {
       case .message(let message): return message
       case .readOnly: return "it is read-only"
       case .changedOnDisk: return "it changed on disk"
+      case .tooLarge(let size, let limit):
+        let (size, limit) = (POSIXFile.describe(size: size), POSIXFile.describe(size: limit))
+        return "it is \(size), more than the \(limit) read"
       }
     }
   }
@@ -57,8 +63,10 @@ package enum POSIXFile {
   /// The whole file at `path`, or nil when there is none.
   ///
   /// Anything but a regular file is refused without reading it: a FIFO would block until some
-  /// other process writes to it, and a device (`/dev/null`, `/dev/zero`) is no list.
-  package static func read(_ path: String) throws(Failure) -> Data? {
+  /// other process writes to it, and a device (`/dev/null`, `/dev/zero`) is no list. A file of
+  /// more than `limit` bytes is refused too, by its size before a byte is read, and by what was
+  /// read when it grows while it is read (``Failure/tooLarge(size:limit:)``).
+  package static func read(_ path: String, limit: Int = .max) throws(Failure) -> Data? {
     // NB: O_NONBLOCK, so that opening a FIFO with no writer does not block.
     let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard descriptor >= 0 else {
@@ -72,8 +80,12 @@ package enum POSIXFile {
       throw .errno(errno, context: "it could not be examined")
     }
     if let kind = notARegularFile(info) { throw .message(kind) }
+    // NB: checked before reading: a 4 GB file (a sparse one costs nothing on disk) would
+    // otherwise be read whole, then held twice while it is decoded.
+    if Int(info.st_size) > limit { throw .tooLarge(size: Int(info.st_size), limit: limit) }
     _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) & ~O_NONBLOCK)
     var data = Data()
+    data.reserveCapacity(Int(info.st_size))
     var buffer = [UInt8](repeating: 0, count: 1 << 16)
     while true {
       let count = buffer.withUnsafeMutableBytes { readBytes(descriptor, $0.baseAddress, $0.count) }
@@ -82,8 +94,24 @@ package enum POSIXFile {
         throw .errno(errno, context: "reading it failed")
       }
       if count == 0 { return data }
+      // NB: the size said may be wrong by now: the file may grow while it is read.
+      if count > limit - data.count { throw .tooLarge(size: data.count + count, limit: limit) }
       data.append(contentsOf: buffer[0..<count])
     }
+  }
+
+  /// A size in words: "512 bytes", "64 MiB", "4.2 GiB".
+  package static func describe(size: Int) -> String {
+    let units = ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB"]
+    guard size >= 1024 else { return size == 1 ? "1 byte" : "\(size) bytes" }
+    var value = Double(size) / 1024
+    var unit = 0
+    while value >= 1024, unit < units.count - 1 {
+      value /= 1024
+      unit += 1
+    }
+    let tenths = Int((value * 10).rounded())
+    return "\(tenths / 10)\(tenths % 10 == 0 ? "" : ".\(tenths % 10)") \(units[unit])"
   }
 
   /// Why a file with `info` is not one a list can be kept in ("it is a folder, not a file"), or

@@ -43,13 +43,14 @@ final class SharedFile: @unchecked Sendable {
     flush()
   }
 
-  /// Reads the file (a missing one is nil), removing what a crashed run left beside it.
-  func load() throws(FileStorageError) -> Data? {
+  /// Reads the file (a missing one is nil), removing what a crashed run left beside it. A file
+  /// of more than `limit` bytes is not read.
+  func load(limit: Int) throws(FileStorageError) -> Data? {
     files.removeStaleTemporaryFiles(besides: url)
     let stamp = files.stamp(of: url)
     let data: Data?
     do throws(FileStorageError) {
-      data = try files.contents(of: url)
+      data = try files.contents(of: url, limit: limit)
     } catch {
       block(error)
       throw error
@@ -174,23 +175,26 @@ final class SharedFile: @unchecked Sendable {
     }
   }
 
-  /// Polls the file for outside changes and tells `subscriber` about them.
+  /// Polls the file for outside changes and tells `subscriber` about them. A file of more than
+  /// `limit` bytes is not read.
+  ///
+  /// An outside change that can't be decoded (another program wrote something else, or more
+  /// than `limit` bytes) is reported, and the value held stays as it was. It is not loaded, and
+  /// the file is not taken for what was last read: a change of the value then finds the file
+  /// changed, and is saved beside it, never over it, and never dropped.
   func watch<Value>(
+    limit: Int,
     decode: @escaping @Sendable (Data) throws -> Value,
     describe: @escaping @Sendable (any Error, Data) -> String,
     subscriber: SharedSubscriber<Value>
   ) -> SharedSubscription {
     let id = UUID()
     let poll = { [weak self] in
-      guard let self, let data = self.changedContents() else { return }
-      do {
-        let value = try decode(data)
-        self.lock.withLock { self.blocked = nil }
-        subscriber.yield(value)
-      } catch {
-        let failure = FileStorageError.corrupt(path: self.url.path, reason: describe(error, data))
-        self.block(failure)
-        subscriber.yield(error: failure)
+      guard let self else { return }
+      switch self.changedValue(limit: limit, decode: decode, describe: describe) {
+      case .success(let value)?: subscriber.yield(value)
+      case .failure(let failure)?: subscriber.yield(error: failure)
+      case nil: break
       }
     }
     lock.withLock { subscribers[id] = (subscriber.fail, poll) }
@@ -219,23 +223,50 @@ final class SharedFile: @unchecked Sendable {
     for subscriber in lock.withLock({ Array(subscribers.values) }) { subscriber.poll() }
   }
 
-  /// The file's contents if another process changed it since it was last read or written and
-  /// no write of ours is pending; nil otherwise.
-  private func changedContents() -> Data? {
-    writeLock.lock()
+  /// The file's value if another process changed it since it was last read or written and no
+  /// write of ours is pending, or why that value can't be read; nil when nothing changed.
+  private func changedValue<Value>(
+    limit: Int,
+    decode: (Data) throws -> Value,
+    describe: (any Error, Data) -> String
+  ) -> Result<Value, FileStorageError>? {
+    // NB: a write in flight (which may wait long for the folder's lock, held by another
+    // process) is not waited for: the poll runs on a thread of the concurrency pool, and two
+    // such threads blocked are the whole pool of a two-core machine. The next poll looks.
+    guard writeLock.try() else { return nil }
     defer { writeLock.unlock() }
     let stamp = files.stamp(of: url)
     let (previousStamp, known, pending, copy) = lock.withLock {
       (self.stamp, self.known, self.pending, self.conflictCopy)
     }
     guard stamp != previousStamp, copy == nil else { return nil }
-    guard let data = try? files.contents(of: url) else { return nil }
+    let data: Data
+    do throws(FileStorageError) {
+      guard let contents = try files.contents(of: url, limit: limit) else { return nil }
+      data = contents
+    } catch .tooLarge(let path, let size, let limit) {
+      lock.withLock { self.stamp = stamp }
+      return .failure(.tooLarge(path: path, size: size, limit: limit))
+    } catch {
+      return nil
+    }
     lock.withLock { self.stamp = stamp }
     // NB: a pending write of ours finds the change when it checks the file, and saves beside
     // it: neither side is lost.
     guard pending == nil, known != .some(data) else { return nil }
-    lock.withLock { self.known = .some(data) }
-    return data
+    do {
+      let value = try decode(data)
+      lock.withLock {
+        self.known = .some(data)
+        blocked = nil
+      }
+      return .success(value)
+    } catch {
+      // NB: `known` stays what was last read or written, so that the next write finds the file
+      // changed and goes beside it. Blocking writes instead, as for a file that can't be loaded,
+      // would drop every change made from now on without a word.
+      return .failure(.corrupt(path: url.path, reason: describe(error, data)))
+    }
   }
 
   // MARK: - Exit

@@ -27,24 +27,38 @@ public struct SharedFileSystem: Sendable {
 
   /// The contents of the file at `url`, or nil when there is none.
   public func contents(of url: URL) throws(FileStorageError) -> Data? {
+    try contents(of: url, limit: .max)
+  }
+
+  /// The contents of the file at `url`, or nil when there is none; a file of more than `limit`
+  /// bytes is not read (``FileStorageError/tooLarge(path:size:limit:)``).
+  func contents(of url: URL, limit: Int) throws(FileStorageError) -> Data? {
     switch backing {
     case .live:
       do throws(POSIXFile.Failure) {
-        return try POSIXFile.read(POSIXFile.resolvingLinks(url.path))
+        return try POSIXFile.read(POSIXFile.resolvingLinks(url.path), limit: limit)
       } catch {
+        if case .tooLarge(let size, let limit) = error {
+          throw .tooLarge(path: url.path, size: size, limit: limit)
+        }
         throw .unreadable(path: url.path, reason: error.reason)
       }
     case .memory(let files):
-      return files.value[url.path]?.data
+      guard let data = files.value[url.path]?.data else { return nil }
+      if data.count > limit { throw .tooLarge(path: url.path, size: data.count, limit: limit) }
+      return data
     }
   }
 
   /// Replaces the file at `url` with `data` (nil removes it), as another process would: for
-  /// tests of an in-memory file system. On the live one, it writes atomically.
+  /// tests of an in-memory file system. On the live one, it writes as a file key does:
+  /// atomically, under the folder's lock, the file's mode and symbolic link kept, and the
+  /// temporary files that a crashed write left beside it removed.
   public func setContents(_ data: Data?, of url: URL) throws(FileStorageError) {
     switch backing {
     case .live:
       if let data {
+        removeStaleTemporaryFiles(besides: url)
         try replace(url, with: data, ifUnchangedFrom: nil)
       } else {
         unlink(POSIXFile.resolvingLinks(url.path))
@@ -91,7 +105,13 @@ public struct SharedFileSystem: Sendable {
       do throws(POSIXFile.Failure) {
         try POSIXFile.withLock(onFolder: folder) { () throws(POSIXFile.Failure) in
           if let expected {
-            guard try POSIXFile.read(target) == expected else { throw .changedOnDisk }
+            // NB: a file larger than what was last read or written has changed: it is not read.
+            do throws(POSIXFile.Failure) {
+              let current = try POSIXFile.read(target, limit: expected?.count ?? 0)
+              guard current == expected else { throw .changedOnDisk }
+            } catch .tooLarge {
+              throw .changedOnDisk
+            }
           }
           try POSIXFile.replace(target, with: data)
         }
@@ -99,7 +119,8 @@ public struct SharedFileSystem: Sendable {
         switch error {
         case .changedOnDisk: throw .changedOnDisk(path: url.path)
         case .readOnly: throw .readOnly(path: url.path)
-        case .errno, .message: throw .cannotWrite(path: url.path, reason: error.reason)
+        case .errno, .message, .tooLarge:
+          throw .cannotWrite(path: url.path, reason: error.reason)
         }
       }
     case .memory(let files):
@@ -138,6 +159,9 @@ public enum FileStorageError: Error, Equatable, Sendable, CustomStringConvertibl
   /// The file changed on disk while a change of the value was waiting to be written, so the
   /// value was saved to `copy` beside it (and is saved there from then on).
   case savedBeside(path: String, copy: String)
+  /// The file holds `size` bytes, more than the `limit` its key reads
+  /// (``FileStorageKey/maximumSize``): it was not read, and is never written.
+  case tooLarge(path: String, size: Int, limit: Int)
 
   public var description: String {
     switch self {
@@ -165,6 +189,12 @@ public enum FileStorageError: Error, Equatable, Sendable, CustomStringConvertibl
         The file \(path) changed on disk since it was loaded (another process or an editor \
         wrote it), so it was not overwritten: the value is saved to \(copy) instead. Both are \
         kept; merge them by hand, or restart to load \(path).
+        """
+    case .tooLarge(let path, let size, let limit):
+      return """
+        The file \(path) is \(POSIXFile.describe(size: size)), more than the \
+        \(POSIXFile.describe(size: limit)) its key reads, so it was not read; it was left as it \
+        is, and won't be written.
         """
     }
   }
