@@ -78,7 +78,11 @@ public enum TestGenerator {
     }
     let initialState: String
     switch configuration.initialState.kind {
-    case .recorded: initialState = swiftSource(recording.initialState)
+    case .recorded:
+      // NB: a recording made in this process holds references to its shared values, which read
+      // their values as they are now: each stored state is read with the values of its step.
+      let shared = SharedReading(old: nil, new: recording.sharedSnapshot(at: 0))
+      initialState = shared.readingNew { swiftSource(recording.initialState) }
     case .expression(let expression): initialState = expression
     }
     writer.open("let store = TestStore(initialState: \(initialState)) {")
@@ -92,6 +96,7 @@ public enum TestGenerator {
 
     var clockTime = Duration.zero
     var previousState: State? = recording.initialState
+    var previousShared = recording.sharedSnapshot(at: 0)
     for index in 0..<steps {
       let step = index + 1
       let action = recording.actions[index]
@@ -106,15 +111,23 @@ public enum TestGenerator {
         clockTime = time
       }
       let verb = isReceived ? "receive" : "send"
-      let call = "await store.\(verb)(\(swiftSource(action)))"
+      let shared = SharedReading(old: previousShared, new: recording.sharedSnapshot(at: step))
+      // NB: a stack element id in the action is read from the test store's state, where the
+      // element sits where it sat before the step.
+      let elementIDs = previousState.map { state in
+        ElementIDNames(of: state, root: "store.state", shared: shared.old)
+      }
+      let call = "await store.\(verb)(\(swiftSource(action, elementIDs: elementIDs)))"
       let state = recording.storedState(at: step)
+      defer {
+        previousState = state
+        previousShared = shared.new
+      }
       guard let state, let before = previousState else {
         writer.line(call)
-        previousState = state
         continue
       }
-      previousState = state
-      let changes = mutations(from: before, to: state)
+      let changes = MutationWriter(reading: shared).mutations(from: before, to: state, root: "$0")
       if changes.isEmpty {
         writer.line(call)
       } else {
