@@ -58,7 +58,7 @@ public final class Inspector<State, Action> {
       project: { step in
         guard let state = step.state as? State else { return nil }
         let action = step.action as? Action
-        return (action.map { $0 as Any } ?? step.action, action, state)
+        return (action.map { $0 as Any } ?? step.action, action, state, step.origin)
       },
       replaceState: { [weak store] state in store?.replaceInspectedRootState(state) ?? false },
       send: { [weak store] action in store?.send(action) },
@@ -98,7 +98,9 @@ public final class Inspector<State, Action> {
         guard let root = step.state as? RootState, let rootAction = step.action as? RootAction,
           let featureAction = action.extract(from: rootAction)
         else { return nil }
-        return (featureAction, featureAction, root[keyPath: state])
+        // NB: what a parent's effect sends the feature is sent, for the feature's test store.
+        let origin = step.origin(forFeature: { ($0 as? RootAction).flatMap(action.extract) })
+        return (featureAction, featureAction, root[keyPath: state], origin)
       },
       replaceState: { [weak store] featureState in
         guard let store, var root = store.inspectedRootState as? RootState else { return false }

@@ -14,9 +14,10 @@ struct InspectedFeature<State, Action> {
   let name: String
   /// The feature's state now; nil once the store is released.
   let currentState: () -> State?
-  /// The step as the feature sees it, or nil when it isn't one of the feature's (an action of
-  /// a parent feature outside the inspected one).
-  let project: (ReducedStep) -> (action: Any, featureAction: Action?, state: State)?
+  /// The step as the feature sees it, with its origin for the feature, or nil when it isn't one
+  /// of the feature's (an action of a parent feature outside the inspected one).
+  let project:
+    (ReducedStep) -> (action: Any, featureAction: Action?, state: State, origin: ActionOrigin)?
   /// Puts the store tree into `state` (outside the reducer); false when it can't.
   let replaceState: (State) -> Bool
   /// Sends a feature action to the store.
@@ -184,7 +185,7 @@ final class InspectorSession<State, Action> {
     guard let step = feature.project(reduced) else { return }
     steps.append(
       InspectedStep(
-        action: step.action, featureAction: step.featureAction, origin: reduced.origin,
+        action: step.action, featureAction: step.featureAction, origin: step.origin,
         time: start.duration(to: .now), state: step.state, shared: snapshot(),
         caseName: caseName(of: step.action)))
     guard !flushScheduled else { return }
