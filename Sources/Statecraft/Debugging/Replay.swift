@@ -12,13 +12,27 @@ extension Recording where State: Equatable {
   /// The replay starts from ``initialState`` and runs `reducer` on each action in order, as a
   /// fresh store would, but runs none of the effects it returns: what effects sent during the
   /// session was recorded as actions already. It stops at the first stored state that the
-  /// replay does not reproduce, which happens when the reducer changed since the session was
-  /// recorded, when it depends on something outside its state and actions (a clock, a random
-  /// number), or when the recording was edited.
+  /// replay does not reproduce, which happens when the state changed outside the reducer during
+  /// the session (a time-travel jump, a replaced state, a shared value written from outside),
+  /// when the reducer depends on something outside its state and actions (a clock, a random
+  /// number), when it changed since the session was recorded, or when the recording was edited.
+  /// The divergence says so, and names the earlier step the session was probably put back to
+  /// when one explains the recorded state (``ReplayDivergence/stepPutBackTo``).
+  ///
+  /// A recording read from JSON is left as it was: the shared values its initial state holds
+  /// are put back when the replay ends.
   ///
   /// - Returns: The result: ``ReplayResult/isReproduced``, or the first
-  ///   ``ReplayResult/divergence`` (its step, action and diff).
+  ///   ``ReplayResult/divergence`` (its step, action, diff and likely causes).
   public func replay<R: Reducer<State, Action>>(against reducer: R) -> ReplayResult<State, Action> {
+    // NB: the replay reduces from the initial state, whose shared values are references. Those
+    // of a recording read from JSON are its own: they are put back when the replay ends, so that
+    // a replay leaves the recording as it was.
+    let initialReferences = SharedSnapshot.references(in: initialState)
+    let ownInitialShared =
+      initialShared == nil && !initialReferences.isEmpty
+      ? SharedSnapshot(of: initialReferences) : nil
+    defer { ownInitialShared?.restore() }
     var state = initialState
     var nextCheckpoint = 0
     var lastMatchingStep = 0
@@ -34,12 +48,49 @@ extension Recording where State: Equatable {
           stepCount: stepCount, checkedStepCount: nextCheckpoint, finalState: state,
           divergence: ReplayDivergence(
             step: step, stepCount: stepCount, action: action, expected: expected,
-            replayed: state, lastMatchingStep: lastMatchingStep))
+            replayed: state, lastMatchingStep: lastMatchingStep,
+            stepPutBackTo: stepPutBack(
+              before: step, expected: expected, reducer: reducer,
+              initialShared: ownInitialShared)))
       }
       lastMatchingStep = step
       nextCheckpoint += 1
     }
     return ReplayResult(
       stepCount: stepCount, checkedStepCount: nextCheckpoint, finalState: state, divergence: nil)
+  }
+
+  /// The latest stored step before `step - 1` whose state, with the action of `step` applied,
+  /// is `expected`: where the session was put back to before that action (time travel). Nil
+  /// when none is, or when trying would write to shared values that are not the recording's.
+  ///
+  /// NB: it runs the reducer once for each of the last `limit` stored states, only once a replay
+  /// has diverged. A stored state's shared values are the recording's own when it was read from
+  /// JSON (`initialShared` holds the initial state's values, which the replay moved), and are put
+  /// back after each try; a recording made in this process shares them with the live store,
+  /// which a try must not touch.
+  private func stepPutBack<R: Reducer<State, Action>>(
+    before step: Int, expected: State, reducer: R, initialShared: SharedSnapshot?
+  ) -> Int? {
+    let limit = 1_000
+    let action = actions[step - 1]
+    var candidates: [(step: Int, state: State)] = []
+    for checkpoint in checkpoints.reversed() where checkpoint.step < step - 1 {
+      guard candidates.count < limit else { break }
+      candidates.append((checkpoint.step, checkpoint.state))
+    }
+    if candidates.count < limit { candidates.append((0, initialState)) }
+    for candidate in candidates {
+      let references = SharedSnapshot.references(in: candidate.state)
+      if !references.isEmpty && self.initialShared != nil { return nil }
+      if candidate.step == 0 { initialShared?.restore() }
+      let kept = references.isEmpty ? nil : SharedSnapshot(of: references)
+      var state = candidate.state
+      _ = reducer.reduce(into: &state, action: action)
+      let matches = state == expected
+      kept?.restore()
+      if matches { return candidate.step }
+    }
+    return nil
   }
 }
