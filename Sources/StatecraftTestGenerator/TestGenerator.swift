@@ -21,7 +21,9 @@ import Statecraft
 /// sent (`ActionOrigin.effect`) becomes `await store.receive(...)`. The state change of the
 /// step is asserted with the smallest mutation that reproduces it (see
 /// ``TestGenerator/mutations(from:to:root:)``): `$0.todos[id: 3]?.isDone = true`, not the whole
-/// list.
+/// list. Navigation state is written through its public API, without the ids a store gives it; an
+/// action that names a stack element reads the element's id from the test store's state
+/// (`store.state.path.ids[0]`).
 ///
 /// With a ``TestGenerator/Clock``, the test makes a `TestClock` for the feature, and before each
 /// step advances it to the time the step was recorded at (`Recording.times`), so that debounces,
@@ -35,10 +37,11 @@ public enum TestGenerator {
   /// that ``TestGenerator/Configuration/reducer`` builds.
   ///
   /// - Parameters:
-  ///   - recording: A session, recorded with `store.record(into:)`
-  ///     or `recording(into:)`, usually read from its JSON. It should store every state (the
-  ///     recorder's default): a step whose state wasn't stored is sent without an assertion,
-  ///     and the test store is then made non-exhaustive.
+  ///   - recording: A session, recorded with `store.record(into:)` or `recording(into:)`: a
+  ///     recorder's own (`recorder.recording`, whose states are read with the shared values each
+  ///     step had), or one read from its JSON. It should store every state (the recorder's
+  ///     default): a step whose state wasn't stored is sent without an assertion, and the test
+  ///     store is then made non-exhaustive.
   ///   - configuration: The imports, the reducer, the test's name, the initial state and the
   ///     clock.
   /// - Returns: The test's source: a whole Swift file.

@@ -118,7 +118,7 @@ public struct Recording<State, Action> {
 
 extension Shared {
   /// The value as a recording reads it: while a snapshot is read
-  /// (``SharedSnapshot/whileReading(_:)``), the value it had then; otherwise the value now.
+  /// (`SharedSnapshot.whileReading`), the value it had then; otherwise the value now.
   package var recordedValue: Value {
     SharedSnapshot.reading?.value(of: reference) as? Value ?? reference.currentValue
   }
