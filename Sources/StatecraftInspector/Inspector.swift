@@ -58,7 +58,7 @@ public final class Inspector<State, Action> {
       featureState: { $0 as? State },
       project: { step in
         let action = step.action as? Action
-        return (action.map { $0 as Any } ?? step.action, action)
+        return (action.map { $0 as Any } ?? step.action, action, step.origin)
       },
       reduce: { [weak store] state, action in
         store?.reduceInspectedRootState(state, action: action)
@@ -102,7 +102,9 @@ public final class Inspector<State, Action> {
         guard let rootAction = step.action as? RootAction,
           let featureAction = action.extract(from: rootAction)
         else { return nil }
-        return (featureAction, featureAction)
+        // NB: what a parent's effect sends the feature is sent, for the feature's test store.
+        let origin = step.origin(forFeature: { ($0 as? RootAction).flatMap(action.extract) })
+        return (featureAction, featureAction, origin)
       },
       reduce: { [weak store] state, action in
         store?.reduceInspectedRootState(state, action: action)

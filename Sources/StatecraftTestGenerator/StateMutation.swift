@@ -1,3 +1,5 @@
+import Statecraft
+
 extension TestGenerator {
   /// The smallest mutations that turn `old` into `new`, as Swift statements on `root`
   /// (`$0` in a test store's assertion): empty when the two are the same.
@@ -13,6 +15,12 @@ extension TestGenerator {
   ///   rows removed or added at the end become `remove(id:)` and `append(_:)`;
   /// - an array that grew or shrank at its end becomes `append`, `append(contentsOf:)` or
   ///   `removeLast`; one of the same length has its changed elements mutated by index;
+  /// - a `StackState` is compared by its elements, as an array is (`$0.path.append(...)`,
+  ///   `$0.path.removeLast()`, `$0.path[0].title = "Tea"`): its ids are not compared, as a test
+  ///   store doesn't compare them;
+  /// - a `@Presents` property is compared by the value it presents: presented or dismissed, it
+  ///   is assigned (`$0.destination = nil`); changed while presented, it is mutated through `?`
+  ///   (`$0.destination?.count = 2`), which keeps the presentation;
   /// - a dictionary's changed keys are assigned (`nil` for a removed one);
   /// - an optional that stays non-nil is mutated through `?`;
   /// - a `Shared` value is mutated through its dynamic members (`$0.settings.theme = .dark`), or
@@ -20,16 +28,60 @@ extension TestGenerator {
   /// - anything else that changed (a leaf such as a number or a string, an enum, a set, a value
   ///   changed wholesale) is assigned whole, written by ``TestGenerator/swiftSource(_:)``.
   public static func mutations(from old: Any, to new: Any, root: String = "$0") -> [String] {
+    MutationWriter(reading: SharedReading(old: nil, new: nil)).mutations(
+      from: old, to: new, root: root)
+  }
+
+  // MARK: - Helpers
+
+  /// A row's id, as a key and as source (`3`, `"a"`), when the row is `Identifiable`.
+  static func identity(_ value: Any) -> (key: AnyHashable, source: String)? {
+    guard let identifiable = value as? any Identifiable else { return nil }
+    func open<T: Identifiable>(_ value: T) -> (key: AnyHashable, source: String) {
+      (AnyHashable(value.id), swiftSource(value.id))
+    }
+    return open(identifiable)
+  }
+}
+
+/// The shared values a state read at two steps holds: a recording made in this process keeps,
+/// beside each stored state, the values its shared references had at that step; the two sides
+/// of a change are read each with its own.
+struct SharedReading {
+  var old: SharedSnapshot?
+  var new: SharedSnapshot?
+
+  /// `body`, reading shared values as they were at the older step.
+  func readingOld<R>(_ body: () -> R) -> R { old.map { $0.whileReading(body) } ?? body() }
+
+  /// `body`, reading shared values as they were at the newer step.
+  func readingNew<R>(_ body: () -> R) -> R { new.map { $0.whileReading(body) } ?? body() }
+}
+
+/// Writes the smallest mutations between two values (see
+/// ``TestGenerator/mutations(from:to:root:)``), reading each side's shared values as they were.
+struct MutationWriter {
+  let reading: SharedReading
+
+  func mutations(from old: Any, to new: Any, root: String) -> [String] {
     var statements: [String] = []
     diff(old, new, path: root, into: &statements)
     return statements
   }
 
-  // MARK: - Helpers
+  private func oldSource(_ value: Any) -> String {
+    reading.readingOld { TestGenerator.swiftSource(value) }
+  }
 
-  static func diff(_ old: Any, _ new: Any, path: String, into statements: inout [String]) {
-    let oldSource = swiftSource(old)
-    let newSource = swiftSource(new)
+  private func newSource(_ value: Any) -> String {
+    reading.readingNew { TestGenerator.swiftSource(value) }
+  }
+
+  private func typeName(of value: Any) -> String { TestGenerator.typeName(of: value) }
+
+  func diff(_ old: Any, _ new: Any, path: String, into statements: inout [String]) {
+    let oldSource = oldSource(old)
+    let newSource = newSource(new)
     guard oldSource != newSource || typeName(of: old) != typeName(of: new) else { return }
     func assignWhole() { statements.append("\(path) = \(newSource)") }
     guard type(of: old) == type(of: new) else { return assignWhole() }
@@ -38,11 +90,26 @@ extension TestGenerator {
       // dynamic members), never replaced: the state keeps its reference. Whole, it is assigned
       // through `wrappedValue`.
       var changes: [String] = []
-      diff(old.currentValue, new.currentValue, path: path, into: &changes)
+      diff(
+        reading.readingOld { old.currentValue }, reading.readingNew { new.currentValue },
+        path: path, into: &changes)
       statements += changes.map { change in
         change.hasPrefix("\(path) = ")
           ? "\(path).wrappedValue" + change.dropFirst(path.count) : change
       }
+      return
+    }
+    if let old = old as? any StackValue, let new = new as? any StackValue {
+      // NB: a stack changes as an array of its elements does; the ids a store gives its
+      // elements are not compared.
+      if !diffArray(old.stackElements, new.stackElements, path: path, into: &statements) {
+        assignWhole()
+      }
+      return
+    }
+    if let old = old as? any PresentationValue, let new = new as? any PresentationValue {
+      // NB: a presentation that is not a `@Presents` property is reached by its wrapped value.
+      diffPresented(old.presented, new.presented, path: "\(path).wrappedValue", into: &statements)
       return
     }
     let oldMirror = Mirror(reflecting: old)
@@ -51,13 +118,26 @@ extension TestGenerator {
     case .struct:
       let oldChildren = Array(oldMirror.children)
       let newChildren = Array(newMirror.children)
-      // NB: a property wrapper's storage (`_name`) can't be assigned from outside: assign the
-      // value whole.
+      // NB: a property wrapper's storage (`_name`) can't be assigned from outside: a
+      // `@Presents` property is mutated through the value it presents, and a struct with
+      // another wrapper is assigned whole.
       guard oldChildren.count == newChildren.count, !oldChildren.isEmpty,
-        oldChildren.allSatisfy({ $0.label.map { !$0.hasPrefix("_") } ?? false })
+        oldChildren.allSatisfy({ child in
+          guard let label = child.label else { return false }
+          return !label.hasPrefix("_") || child.value is any PresentationValue
+        })
       else { return assignWhole() }
       for (oldChild, newChild) in zip(oldChildren, newChildren) {
-        diff(oldChild.value, newChild.value, path: "\(path).\(oldChild.label!)", into: &statements)
+        let label = oldChild.label!
+        if label.hasPrefix("_"), let oldValue = oldChild.value as? any PresentationValue,
+          let newValue = newChild.value as? any PresentationValue
+        {
+          diffPresented(
+            oldValue.presented, newValue.presented, path: "\(path).\(label.dropFirst())",
+            into: &statements)
+        } else {
+          diff(oldChild.value, newChild.value, path: "\(path).\(label)", into: &statements)
+        }
       }
     case .optional:
       guard let oldValue = oldMirror.children.first?.value,
@@ -84,16 +164,36 @@ extension TestGenerator {
     }
   }
 
+  /// Mutations of a presented value (`nil` when nothing is presented) at `path`, the optional
+  /// it presents: a presentation or a dismissal is assigned, a change while presented is made
+  /// through `?`, which keeps the presentation's identity.
+  private func diffPresented(
+    _ old: Any?, _ new: Any?, path: String, into statements: inout [String]
+  ) {
+    switch (old, new) {
+    case (nil, nil):
+      return
+    case (let old?, let new?) where isMutableInPlace(old) && type(of: old) == type(of: new):
+      diff(old, new, path: "\(path)?", into: &statements)
+    case (_, let new?):
+      let source = newSource(new)
+      if let old, oldSource(old) == source { return }
+      statements.append("\(path) = \(source)")
+    case (_?, nil):
+      statements.append("\(path) = nil")
+    }
+  }
+
   /// Whether source is an empty collection literal: appended alone, `append([])` is taken for
   /// another overload than the element's (it appends nothing), so it is appended as
   /// `append(contentsOf: [[]])`.
-  private static func isEmptyCollection(_ source: String) -> Bool {
+  private func isEmptyCollection(_ source: String) -> Bool {
     source == "[]" || source == "[:]"
   }
 
   /// Whether a value has parts that a statement can mutate (a struct, a collection): otherwise
   /// it is assigned whole.
-  private static func isMutableInPlace(_ value: Any) -> Bool {
+  private func isMutableInPlace(_ value: Any) -> Bool {
     switch Mirror(reflecting: value).displayStyle {
     case .struct, .collection, .dictionary: true
     default: false
@@ -102,11 +202,11 @@ extension TestGenerator {
 
   /// Mutations of an `IdentifiedArray`: rows removed by id, rows changed in place by id, rows
   /// added at the end. False when the order of the rows kept changed (assign it whole).
-  private static func diffIdentified(
+  private func diffIdentified(
     _ old: [Any], _ new: [Any], path: String, into statements: inout [String]
   ) -> Bool {
-    let oldIDs = old.compactMap(identity)
-    let newIDs = new.compactMap(identity)
+    let oldIDs = old.compactMap(TestGenerator.identity)
+    let newIDs = new.compactMap(TestGenerator.identity)
     guard oldIDs.count == old.count, newIDs.count == new.count else { return false }
     let newIDSet = Set(newIDs.map(\.key))
     let oldIDSet = Set(oldIDs.map(\.key))
@@ -140,36 +240,27 @@ extension TestGenerator {
       diff(oldByID[id.key]!, element, path: "\(path)[id: \(id.source)]?", into: &changes)
     }
     if let inserted {
-      changes.append("\(path).insert(\(swiftSource(inserted.element)), at: \(inserted.index))")
+      changes.append("\(path).insert(\(newSource(inserted.element)), at: \(inserted.index))")
       statements += changes
       return true
     }
     let appended = new.suffix(added.count)
     if appended.count == 1 {
-      changes.append("\(path).append(\(swiftSource(appended.first!)))")
+      changes.append("\(path).append(\(newSource(appended.first!)))")
     } else if appended.count > 1 {
-      changes.append("\(path).append(contentsOf: \(swiftSource(Array(appended))))")
+      changes.append("\(path).append(contentsOf: \(newSource(Array(appended))))")
     }
     statements += changes
     return true
   }
 
-  /// A row's id, as a key and as source (`3`, `"a"`), when the row is `Identifiable`.
-  private static func identity(_ value: Any) -> (key: AnyHashable, source: String)? {
-    guard let identifiable = value as? any Identifiable else { return nil }
-    func open<T: Identifiable>(_ value: T) -> (key: AnyHashable, source: String) {
-      (AnyHashable(value.id), swiftSource(value.id))
-    }
-    return open(identifiable)
-  }
-
   /// Mutations of an array: elements added or removed at its end, or elements of the same
   /// positions changed. False when another change was made (assign it whole).
-  private static func diffArray(
+  private func diffArray(
     _ old: [Any], _ new: [Any], path: String, into statements: inout [String]
   ) -> Bool {
-    let oldSources = old.map(swiftSource)
-    let newSources = new.map(swiftSource)
+    let oldSources = old.map(oldSource)
+    let newSources = new.map(newSource)
     if newSources.count > oldSources.count,
       Array(newSources.prefix(oldSources.count)) == oldSources
     {
@@ -177,7 +268,7 @@ extension TestGenerator {
       if appended.count == 1, !isEmptyCollection(newSources.last!) {
         statements.append("\(path).append(\(newSources.last!))")
       } else {
-        statements.append("\(path).append(contentsOf: \(swiftSource(Array(appended))))")
+        statements.append("\(path).append(contentsOf: \(newSource(Array(appended))))")
       }
       return true
     }
@@ -211,17 +302,18 @@ extension TestGenerator {
   }
 
   /// Mutations of a dictionary, one per changed key; nil when its keys can't be written.
-  private static func diffDictionary(_ old: Mirror, _ new: Mirror, path: String) -> [String]? {
-    func pairs(_ mirror: Mirror) -> [(key: String, value: Any)]? {
+  private func diffDictionary(_ old: Mirror, _ new: Mirror, path: String) -> [String]? {
+    func pairs(_ mirror: Mirror, source: (Any) -> String) -> [(key: String, value: Any)]? {
       var result: [(key: String, value: Any)] = []
       for child in mirror.children {
         let pair = Array(Mirror(reflecting: child.value).children)
         guard pair.count == 2 else { return nil }
-        result.append((swiftSource(pair[0].value), pair[1].value))
+        result.append((source(pair[0].value), pair[1].value))
       }
       return result.sorted { $0.key < $1.key }
     }
-    guard let oldPairs = pairs(old), let newPairs = pairs(new) else { return nil }
+    guard let oldPairs = pairs(old, source: oldSource), let newPairs = pairs(new, source: newSource)
+    else { return nil }
     let oldByKey = Dictionary(oldPairs.map { ($0.key, $0.value) }, uniquingKeysWith: { a, _ in a })
     let newKeys = Set(newPairs.map(\.key))
     var statements: [String] = []
@@ -232,11 +324,11 @@ extension TestGenerator {
       if let oldValue = oldByKey[key] {
         if isMutableInPlace(oldValue) {
           diff(oldValue, value, path: "\(path)[\(key)]!", into: &statements)
-        } else if swiftSource(oldValue) != swiftSource(value) {
-          statements.append("\(path)[\(key)] = \(swiftSource(value))")
+        } else if oldSource(oldValue) != newSource(value) {
+          statements.append("\(path)[\(key)] = \(newSource(value))")
         }
       } else {
-        statements.append("\(path)[\(key)] = \(swiftSource(value))")
+        statements.append("\(path)[\(key)] = \(newSource(value))")
       }
     }
     return statements

@@ -23,16 +23,37 @@ extension TestGenerator {
   ///   than its stored properties can't be built that way, so a generated test assigns the
   ///   fields that changed instead of whole values wherever it can;
   /// - `Date`, `UUID`, `URL`, `Duration` and `Decimal` are written with their initializers, and
-  ///   a `Shared` value as `Shared(value: ...)` with the value it holds.
+  ///   a `Shared` value as `Shared(value: ...)` with the value it holds;
+  /// - navigation state is written through its public API, without the ids that a store gives
+  ///   it and that equality ignores: a `StackState` as `StackState([...])` (`StackState()` when
+  ///   empty), a `@Presents` property as the optional value it presents, and a
+  ///   `PresentationState` elsewhere as `PresentationState(wrappedValue: ...)`. A
+  ///   `StackElementID` has no public spelling: written alone it is a fresh `StackElementID()`;
+  ///   in a generated test, an action's id is read from the test store's state
+  ///   (`store.state.path.ids[0]`).
   public static func swiftSource(_ value: Any) -> String {
-    var out = ""
-    write(value, to: &out)
-    return out
+    swiftSource(value, elementIDs: nil)
   }
 
   // MARK: - Helpers
 
-  static func write(_ value: Any, to out: inout String) {
+  /// `value` as source, with the stack element ids it holds named by `elementIDs` (how a test
+  /// reads them from its store's state), when given.
+  static func swiftSource(_ value: Any, elementIDs: ElementIDNames?) -> String {
+    var out = ""
+    write(value, to: &out, elementIDs: elementIDs)
+    return out
+  }
+
+  static func write(_ value: Any, to out: inout String, elementIDs: ElementIDNames? = nil) {
+    func write(_ value: Any, to out: inout String) {
+      TestGenerator.write(value, to: &out, elementIDs: elementIDs)
+    }
+    func writeArguments(
+      _ children: some Collection<(label: String?, value: Any)>, to out: inout String
+    ) {
+      TestGenerator.writeArguments(children, to: &out, elementIDs: elementIDs)
+    }
     switch value {
     case let string as String:
       out += quoted(string)
@@ -72,6 +93,24 @@ extension TestGenerator {
       out += "Shared(value: "
       write(shared.currentValue, to: &out)
       out += ")"
+      return
+    case let stack as any StackValue:
+      let elements = stack.stackElements
+      guard !elements.isEmpty else {
+        out += "StackState()"
+        return
+      }
+      out += "StackState("
+      write(elements, to: &out)
+      out += ")"
+      return
+    case let presentation as any PresentationValue:
+      out += "PresentationState(wrappedValue: "
+      write(presentation.presented as Any, to: &out)
+      out += ")"
+      return
+    case let id as StackElementID:
+      out += elementIDs?[id] ?? "StackElementID()"
       return
     default:
       break
@@ -118,15 +157,21 @@ extension TestGenerator {
       let entries = mirror.children.compactMap { child -> String? in
         let pair = Array(Mirror(reflecting: child.value).children)
         guard pair.count == 2 else { return nil }
-        return swiftSource(pair[0].value) + ": " + swiftSource(pair[1].value)
+        return swiftSource(pair[0].value, elementIDs: elementIDs) + ": "
+          + swiftSource(pair[1].value, elementIDs: elementIDs)
       }
       out += "[" + entries.sorted().joined(separator: ", ") + "]"
     default:
       // NB: structs and classes: a call of the memberwise initializer, stored properties in
-      // order. A property wrapper's storage (`_name`) is passed as `name`.
+      // order. A property wrapper's storage (`_name`) is passed as `name`: a `@Presents`
+      // property as the value it presents, which the initializer takes.
       out += typeName(of: value)
-      let children = mirror.children.map { child in
-        (label: child.label.map { $0.hasPrefix("_") ? String($0.dropFirst()) : $0 }, child.value)
+      let children = mirror.children.map { child -> (label: String?, value: Any) in
+        guard let label = child.label, label.hasPrefix("_") else { return child }
+        if let presentation = child.value as? any PresentationValue {
+          return (String(label.dropFirst()), presentation.presented as Any)
+        }
+        return (String(label.dropFirst()), child.value)
       }
       writeArguments(children, to: &out)
     }
@@ -142,7 +187,8 @@ extension TestGenerator {
   }
 
   private static func writeArguments(
-    _ children: some Collection<(label: String?, value: Any)>, to out: inout String
+    _ children: some Collection<(label: String?, value: Any)>, to out: inout String,
+    elementIDs: ElementIDNames?
   ) {
     out += "("
     var first = true
@@ -152,7 +198,7 @@ extension TestGenerator {
       if let label = child.label, !label.hasPrefix(".") {
         out += "\(label): "
       }
-      write(child.value, to: &out)
+      write(child.value, to: &out, elementIDs: elementIDs)
     }
     out += ")"
   }
@@ -247,9 +293,32 @@ private func enumCaseName<T>(_ value: T) -> UnsafePointer<CChar>?
 
 /// A `Shared` value, seen through what it holds: the generator writes and compares that.
 protocol SharedValue {
+  /// The value it holds; while a recording's shared values are read
+  /// (`SharedSnapshot.whileReading`), the value it had at that step.
   var currentValue: Any { get }
 }
 
 extension Shared: SharedValue {
-  var currentValue: Any { wrappedValue }
+  var currentValue: Any { recordedValue }
+}
+
+/// A `StackState`, seen through its elements: equality ignores its ids, and so does the
+/// generator.
+protocol StackValue {
+  var stackElements: [Any] { get }
+  var stackIDs: [StackElementID] { get }
+}
+
+extension StackState: StackValue {
+  var stackElements: [Any] { map { $0 } }
+  var stackIDs: [StackElementID] { Array(ids) }
+}
+
+/// A `PresentationState`, seen through the value it presents: equality ignores its id.
+protocol PresentationValue {
+  var presented: Any? { get }
+}
+
+extension PresentationState: PresentationValue {
+  var presented: Any? { wrappedValue.map { $0 } }
 }

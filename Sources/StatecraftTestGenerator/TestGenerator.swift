@@ -21,7 +21,9 @@ import Statecraft
 /// sent (`ActionOrigin.effect`) becomes `await store.receive(...)`. The state change of the
 /// step is asserted with the smallest mutation that reproduces it (see
 /// ``TestGenerator/mutations(from:to:root:)``): `$0.todos[id: 3]?.isDone = true`, not the whole
-/// list.
+/// list. Navigation state is written through its public API, without the ids a store gives it; an
+/// action that names a stack element reads the element's id from the test store's state
+/// (`store.state.path.ids[0]`).
 ///
 /// With a ``TestGenerator/Clock``, the test makes a `TestClock` for the feature, and before each
 /// step advances it to the time the step was recorded at (`Recording.times`), so that debounces,
@@ -35,10 +37,11 @@ public enum TestGenerator {
   /// that ``TestGenerator/Configuration/reducer`` builds.
   ///
   /// - Parameters:
-  ///   - recording: A session, recorded with `store.record(into:)`
-  ///     or `recording(into:)`, usually read from its JSON. It should store every state (the
-  ///     recorder's default): a step whose state wasn't stored is sent without an assertion,
-  ///     and the test store is then made non-exhaustive.
+  ///   - recording: A session, recorded with `store.record(into:)` or `recording(into:)`: a
+  ///     recorder's own (`recorder.recording`, whose states are read with the shared values each
+  ///     step had), or one read from its JSON. It should store every state (the recorder's
+  ///     default): a step whose state wasn't stored is sent without an assertion, and the test
+  ///     store is then made non-exhaustive.
   ///   - configuration: The imports, the reducer, the test's name, the initial state and the
   ///     clock.
   /// - Returns: The test's source: a whole Swift file.
@@ -78,7 +81,11 @@ public enum TestGenerator {
     }
     let initialState: String
     switch configuration.initialState.kind {
-    case .recorded: initialState = swiftSource(recording.initialState)
+    case .recorded:
+      // NB: a recording made in this process holds references to its shared values, which read
+      // their values as they are now: each stored state is read with the values of its step.
+      let shared = SharedReading(old: nil, new: recording.sharedSnapshot(at: 0))
+      initialState = shared.readingNew { swiftSource(recording.initialState) }
     case .expression(let expression): initialState = expression
     }
     writer.open("let store = TestStore(initialState: \(initialState)) {")
@@ -92,6 +99,7 @@ public enum TestGenerator {
 
     var clockTime = Duration.zero
     var previousState: State? = recording.initialState
+    var previousShared = recording.sharedSnapshot(at: 0)
     for index in 0..<steps {
       let step = index + 1
       let action = recording.actions[index]
@@ -106,15 +114,23 @@ public enum TestGenerator {
         clockTime = time
       }
       let verb = isReceived ? "receive" : "send"
-      let call = "await store.\(verb)(\(swiftSource(action)))"
+      let shared = SharedReading(old: previousShared, new: recording.sharedSnapshot(at: step))
+      // NB: a stack element id in the action is read from the test store's state, where the
+      // element sits where it sat before the step.
+      let elementIDs = previousState.map { state in
+        ElementIDNames(of: state, root: "store.state", shared: shared.old)
+      }
+      let call = "await store.\(verb)(\(swiftSource(action, elementIDs: elementIDs)))"
       let state = recording.storedState(at: step)
+      defer {
+        previousState = state
+        previousShared = shared.new
+      }
       guard let state, let before = previousState else {
         writer.line(call)
-        previousState = state
         continue
       }
-      previousState = state
-      let changes = mutations(from: before, to: state)
+      let changes = MutationWriter(reading: shared).mutations(from: before, to: state, root: "$0")
       if changes.isEmpty {
         writer.line(call)
       } else {

@@ -22,9 +22,9 @@ import ConcurrencyExtras
 ///
 /// A state that holds ``Shared`` values holds references, so each stored copy would read the
 /// values as they are now: the recorder keeps, with each stored state, the value each shared
-/// value of the initial state had at that step, and the recording's JSON and
-/// ``Store/jump(toStep:in:reducer:fileID:filePath:line:column:)`` use them
-/// (`RecordingSharedStateTests`). A shared value that appears in the state after the first
+/// value of the initial state had at that step, and the recording's JSON,
+/// ``Store/jump(toStep:in:reducer:fileID:filePath:line:column:)`` and the test generator use
+/// them (`RecordingSharedStateTests`, `TestGeneratorLiveRecordingTests`). A shared value that appears in the state after the first
 /// action is recorded as it is when the recording is encoded.
 ///
 /// Each step is recorded with its origin (sent from outside, or by an effect of the recorded

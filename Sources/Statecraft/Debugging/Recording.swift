@@ -98,6 +98,30 @@ public struct Recording<State, Action> {
     }
     return checkpoints[index].state
   }
+
+  /// The values that the shared values of the initial state had at `step` (step 0: when the
+  /// recording started), kept beside the state stored for it; nil when the recording did not
+  /// store that step, its states hold no shared value, or it was read from JSON (its states'
+  /// shared values are then values of their own).
+  ///
+  /// A tool that reads a stored state of a recording made in this process reads it under this
+  /// snapshot (`SharedSnapshot.whileReading`): the state holds references, which read the values
+  /// as they are now.
+  package func sharedSnapshot(at step: Int) -> SharedSnapshot? {
+    if step == 0 { return initialShared }
+    guard let index = checkpointIndex(atOrBefore: step), checkpoints[index].step == step else {
+      return nil
+    }
+    return checkpoints[index].shared
+  }
+}
+
+extension Shared {
+  /// The value as a recording reads it: while a snapshot is read
+  /// (`SharedSnapshot.whileReading`), the value it had then; otherwise the value now.
+  package var recordedValue: Value {
+    SharedSnapshot.reading?.value(of: reference) as? Value ?? reference.currentValue
+  }
 }
 
 extension Recording: Sendable where State: Sendable, Action: Sendable {}

@@ -13,12 +13,18 @@ extension Recording where State: Equatable {
   /// fresh store would, but runs none of the effects it returns, and writes no live shared
   /// value (its reducer's writes go to copies of its own): what effects sent during the
   /// session was recorded as actions already. It stops at the first stored state that the
-  /// replay does not reproduce, which happens when the reducer changed since the session was
-  /// recorded, when it depends on something outside its state and actions (a clock, a random
-  /// number), or when the recording was edited.
+  /// replay does not reproduce, which happens when the state changed outside the reducer during
+  /// the session (a time-travel jump, a replaced state, a shared value written from outside),
+  /// when the reducer depends on something outside its state and actions (a clock, a random
+  /// number), when it changed since the session was recorded, or when the recording was edited.
+  /// The divergence says so, and names the earlier step the session was probably put back to
+  /// when one explains the recorded state (``ReplayDivergence/stepPutBackTo``).
+  ///
+  /// A recording, read from JSON or made in this process, is left as it was: the reducer's
+  /// writes to the shared values its states hold go to the replay's own copies.
   ///
   /// - Returns: The result: ``ReplayResult/isReproduced``, or the first
-  ///   ``ReplayResult/divergence`` (its step, action and diff).
+  ///   ``ReplayResult/divergence`` (its step, action, diff and likely causes).
   public func replay<R: Reducer<State, Action>>(against reducer: R) -> ReplayResult<State, Action> {
     // NB: the reducer's writes to shared values go to the replay's copies, never to the live
     // values (see SharedReplay.swift).
@@ -43,12 +49,42 @@ extension Recording where State: Equatable {
           stepCount: stepCount, checkedStepCount: nextCheckpoint, finalState: state,
           divergence: ReplayDivergence(
             step: step, stepCount: stepCount, action: action, expected: expected,
-            replayed: state, lastMatchingStep: lastMatchingStep))
+            replayed: state, lastMatchingStep: lastMatchingStep,
+            stepPutBackTo: stepPutBack(before: step, expected: expected, reducer: reducer)))
       }
       lastMatchingStep = step
       nextCheckpoint += 1
     }
     return ReplayResult(
       stepCount: stepCount, checkedStepCount: nextCheckpoint, finalState: state, divergence: nil)
+  }
+
+  /// The latest stored step before `step - 1` whose state, with the action of `step` applied,
+  /// is `expected`: where the session was put back to before that action (time travel). Nil
+  /// when none is.
+  ///
+  /// NB: it runs the reducer once for each of the last `limit` stored states, only once a replay
+  /// has diverged, each with the shared values of that state's step, in copies of its own (see
+  /// SharedReplay.swift).
+  private func stepPutBack<R: Reducer<State, Action>>(
+    before step: Int, expected: State, reducer: R
+  ) -> Int? {
+    let limit = 1_000
+    let action = actions[step - 1]
+    var candidates: [(step: Int, state: State, shared: SharedSnapshot?)] = []
+    for checkpoint in checkpoints.reversed() where checkpoint.step < step - 1 {
+      guard candidates.count < limit else { break }
+      candidates.append((checkpoint.step, checkpoint.state, checkpoint.shared))
+    }
+    if candidates.count < limit { candidates.append((0, initialState, initialShared)) }
+    for candidate in candidates {
+      let matches = SharedReplay.isolating(from: candidate.shared) {
+        var state = candidate.state
+        _ = reducer.reduce(into: &state, action: action)
+        return state == expected
+      }.result
+      if matches { return candidate.step }
+    }
+    return nil
   }
 }

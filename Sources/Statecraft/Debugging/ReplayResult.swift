@@ -42,6 +42,11 @@ public struct ReplayDivergence<State, Action>: CustomStringConvertible {
   /// state). When the recording stores every state it is `step - 1`; otherwise the replay
   /// first went wrong at one of the steps after it, up to ``step``.
   public let lastMatchingStep: Int
+  /// An earlier step whose stored state, with ``action`` applied, is the recorded state of
+  /// ``step``: the session was probably put back at that step (a time-travel jump, a state
+  /// replaced outside the reducer) before the action, which a recording of actions does not
+  /// hold. Nil when no stored state before `step - 1` gives it.
+  public let stepPutBackTo: Int?
 
   /// A swift-custom-dump diff of ``expected`` (`-`) and ``replayed`` (`+`).
   public var diff: String {
@@ -49,7 +54,8 @@ public struct ReplayDivergence<State, Action>: CustomStringConvertible {
       ?? "(the states are not equal, but their dumps are the same: check State's '==')"
   }
 
-  /// The step, the action, where the divergence may have started, and the diff.
+  /// The step, the action, where the divergence may have started, the diff, and why a replay
+  /// diverges.
   public var description: String {
     var action = ""
     customDump(self.action, to: &action)
@@ -59,6 +65,14 @@ public struct ReplayDivergence<State, Action>: CustomStringConvertible {
       \(action.indentedLines())
 
       """
+    if let stepPutBackTo {
+      text += """
+        The recorded state is what this action makes of the state of step \(stepPutBackTo): the \
+        session was probably put back at step \(stepPutBackTo) (time travel) before it, and a \
+        recording holds actions only.
+
+        """
+    }
     if lastMatchingStep < step - 1 {
       text += """
         The states of steps \(lastMatchingStep + 1) to \(step - 1) were not stored; the replay \
@@ -66,8 +80,24 @@ public struct ReplayDivergence<State, Action>: CustomStringConvertible {
 
         """
     }
-    text += "expected (-) vs replayed (+):\n" + diff
+    text += "expected (-) vs replayed (+):\n" + diff + "\n" + Self.reasons
     return text
+  }
+
+  /// What makes a replay diverge: it runs the recorded actions through the reducer from the
+  /// recorded initial state, and nothing else.
+  static var reasons: String {
+    """
+    A replay runs the recorded actions through the reducer, from the recorded initial state, and \
+    nothing else. It diverges when:
+    - the state changed outside the reducer during the session: a time-travel jump or a \
+    "continue from here", a state replaced by hand, a shared value written from outside the \
+    store (its file edited by another program);
+    - the reducer reads what its state and actions don't hold: the clock, a random number, a \
+    UUID, a file (make them dependencies);
+    - the reducer changed since the session was recorded;
+    - the recording was edited.
+    """
   }
 }
 

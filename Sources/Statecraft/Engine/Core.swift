@@ -45,6 +45,9 @@ struct EffectContext {
   var keys: [CancellationKey]
   let sendGroup: EffectGroup
   var taskGroups: [EffectGroup]
+  /// The root action whose reduction returned the effect, while a step observer is registered
+  /// (see StepObservers.swift); nil otherwise, so that no action is boxed for nothing.
+  var cause: Any? = nil
 }
 
 /// Whether an effect's operation has returned; checked when it sends.

@@ -45,7 +45,7 @@ final class EffectInterpreter<State, Action> {
           location.report(Diagnostics.sendAfterEffectFinished(action))
           return
         }
-        _ = root.send(action, group: context.sendGroup)
+        _ = root.send(action, group: context.sendGroup, cause: context.cause)
       }
       effects.spawn(context, priority: priority) {
         await operation(send)

@@ -92,11 +92,17 @@ package final class RootCore<State, Action>: Core {
 
   @usableFromInline
   package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
-    if loop.send() == .enqueue { return enqueue(action, group: group) }
+    send(action, group: group, cause: nil)
+  }
+
+  /// Sends `action`; `cause` is the root action whose effect sent it, when a step observer
+  /// wants it (see EffectContext.cause).
+  func send(_ action: Action, group: EffectGroup?, cause: Any?) -> StoreTask {
+    if loop.send() == .enqueue { return enqueue(action, group: group, cause: cause) }
     // NB: an action sent with a group comes from an effect; one without, from outside.
     let origin: ActionOrigin = group == nil ? .send : .effect
     var group = group
-    reduce(action, origin: origin, group: &group)
+    reduce(action, origin: origin, cause: cause, group: &group)
     settle(loop.reduced())
     return StoreTask(group)
   }
@@ -108,6 +114,8 @@ package final class RootCore<State, Action>: Core {
     let group: EffectGroup
     let origin: ActionOrigin
     var namespace: Namespace
+    /// The root action whose effect sent it, while a step observer wants it.
+    let cause: Any?
   }
 
   // NB: kept out of `send(_:group:)`: on entry, unspecialized code looks up the metadata of its
@@ -115,12 +123,13 @@ package final class RootCore<State, Action>: Core {
   // runs, which every send paid (swift_getTupleTypeMetadata2, about 14% of a plain send) when
   // this branch was inlined and the element was a tuple.
   @inline(never)
-  private func enqueue(_ action: Action, group: EffectGroup?) -> StoreTask {
+  private func enqueue(_ action: Action, group: EffectGroup?, cause: Any?) -> StoreTask {
     // NB: re-entrant sends (from a `.send` effect, an observer or a subscriber) are queued and
     // reduced in FIFO order before the outermost send returns.
     let origin: ActionOrigin = group == nil ? .send : .effect
     let group = group ?? EffectGroup()
-    queue.append(QueuedAction(action: action, group: group, origin: origin, namespace: []))
+    queue.append(
+      QueuedAction(action: action, group: group, origin: origin, namespace: [], cause: cause))
     return StoreTask(group)
   }
 
@@ -149,10 +158,11 @@ package final class RootCore<State, Action>: Core {
     if loop.isBusy && !context.namespace.isEmpty {
       queue.append(
         QueuedAction(
-          action: action, group: context.sendGroup, origin: .effect, namespace: context.namespace))
+          action: action, group: context.sendGroup, origin: .effect, namespace: context.namespace,
+          cause: context.cause))
       loop.childActionQueued()
     } else {
-      _ = send(action, group: context.sendGroup)
+      _ = send(action, group: context.sendGroup, cause: context.cause)
     }
   }
 
@@ -185,6 +195,7 @@ package final class RootCore<State, Action>: Core {
       let action = queue[index].action
       let namespace = queue[index].namespace
       let origin = queue[index].origin
+      let cause = queue[index].cause
       index += 1
       if !namespace.isEmpty {
         // NB: a child's `.send` queued behind the action that removed or replaced the child
@@ -192,12 +203,14 @@ package final class RootCore<State, Action>: Core {
         loop.childActionDequeued()
         if namespace.first?.base is DepartedChild { continue }
       }
-      reduce(action, origin: origin, group: &group)
+      reduce(action, origin: origin, cause: cause, group: &group)
     }
     queue.removeAll(keepingCapacity: true)
   }
 
-  private func reduce(_ action: Action, origin: ActionOrigin, group: inout EffectGroup?) {
+  private func reduce(
+    _ action: Action, origin: ActionOrigin, cause: Any?, group: inout EffectGroup?
+  ) {
     if !stepObservers.isEmpty { stepObservers.tellWillReduce() }
     if !reduceContext.isNeededWhileReducing {
       reduction(self, &currentState, action)
@@ -208,8 +221,8 @@ package final class RootCore<State, Action>: Core {
       reduction(self, &currentState, action)
       ReduceContext.exit(to: previous)
     }
-    if !stepObservers.isEmpty { tellStepObservers(action, origin: origin) }
-    if loop.hasPendingEffect { startPendingEffect(group: &group) }
+    if !stepObservers.isEmpty { tellStepObservers(action, origin: origin, cause: cause) }
+    if loop.hasPendingEffect { startPendingEffect(of: action, group: &group) }
     checkForDepartedChildren()
   }
 
@@ -243,14 +256,16 @@ package final class RootCore<State, Action>: Core {
 
   /// Tells the debugging tools (see StepObservers.swift) about the action just reduced.
   @inline(never)
-  private func tellStepObservers(_ action: Action, origin: ActionOrigin) {
-    stepObservers.tell(ReducedStep(action: action, origin: origin, state: currentState))
+  private func tellStepObservers(_ action: Action, origin: ActionOrigin, cause: Any?) {
+    stepObservers.tell(
+      ReducedStep(action: action, origin: origin, cause: cause, state: currentState))
   }
 
-  // NB: kept out of `reduce(_:origin:group:)`: unspecialized code computes the metadata of its generic
-  // locals (here `Effect<Action>`) on entry, whether or not the path that uses them runs.
+  // NB: kept out of `reduce(_:origin:cause:group:)`: unspecialized code computes the metadata of
+  // its generic locals (here `Effect<Action>`) on entry, whether or not the path that uses them
+  // runs.
   @inline(never)
-  private func startPendingEffect(group: inout EffectGroup?) {
+  private func startPendingEffect(of action: Action, group: inout EffectGroup?) {
     guard loop.takePendingEffect(), let effect = pendingEffect.take() else { return }
     let sendGroup: EffectGroup
     if let group {
@@ -259,8 +274,12 @@ package final class RootCore<State, Action>: Core {
       sendGroup = EffectGroup()
       group = sendGroup
     }
+    // NB: the action is kept as the cause of what the effect sends only while a step observer
+    // (a recorder, the Inspector) is there to read it.
     interpreter.start(
       effect,
-      EffectContext(namespace: [], keys: [], sendGroup: sendGroup, taskGroups: [sendGroup]))
+      EffectContext(
+        namespace: [], keys: [], sendGroup: sendGroup, taskGroups: [sendGroup],
+        cause: stepObservers.isEmpty ? nil : action))
   }
 }

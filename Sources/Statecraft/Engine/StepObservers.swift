@@ -20,9 +20,31 @@ package struct ReducedStep {
   /// The root's action (for a reactor, a `ReactorEvent`; for a feedback system, a
   /// `FeedbackLoopEvent`).
   package let action: Any
+  /// Where the root's action came from, as a test store of the whole tree sees it.
   package let origin: ActionOrigin
+  /// For an action an effect sent, the root action whose reduction returned that effect; nil
+  /// for a sent action, or when the effect started while no step observer was registered.
+  package let cause: Any?
   /// The root's state after the action.
   package let state: Any
+
+  /// Where the action came from as one feature of the tree sees it: the feature whose actions
+  /// `extract` finds in the root's (`.list(.edit(...))` for a list feature).
+  ///
+  /// A test store of that feature receives what the feature's own effects send, and sends
+  /// everything else. So an action an effect sent is the feature's `.effect` when the action
+  /// that returned the effect was the feature's too; when a parent's action returned it (a
+  /// detail screen's delegate action that the parent turns into a change of the list, a
+  /// confirmation's button), it is sent to the feature, as a `.send`.
+  ///
+  /// NB: the root returns one effect for an action, merged from every reducer that handled it: an
+  /// effect that a parent returns for one of the feature's own actions counts as the feature's.
+  /// When the cause is unknown (the effect started before the observer was registered), the
+  /// root's origin is kept.
+  package func origin(forFeature extract: (Any) -> Any?) -> ActionOrigin {
+    guard origin == .effect, let cause else { return origin }
+    return extract(cause) == nil ? .send : .effect
+  }
 }
 
 /// The observers of the actions a store tree's root reduces.

@@ -39,9 +39,9 @@ struct InspectedFeature<State, Action> {
   let currentRootState: () -> Any?
   /// The feature's state inside a root state.
   let featureState: (Any) -> State?
-  /// The step's action as the feature sees it, or nil when it isn't one of the feature's (an
-  /// action of a parent feature outside the inspected one).
-  let project: (ReducedStep) -> (action: Any, featureAction: Action?)?
+  /// The step's action as the feature sees it, with its origin for the feature, or nil when it
+  /// isn't one of the feature's (an action of a parent feature outside the inspected one).
+  let project: (ReducedStep) -> (action: Any, featureAction: Action?, origin: ActionOrigin)?
   /// The root state after the root's reducer runs a root action on it, without its effect.
   let reduce: (_ rootState: Any, _ rootAction: Any) -> Any?
   /// Puts the feature's part of the store tree into `state` (outside the reducer); false when
@@ -245,7 +245,7 @@ final class InspectorSession<State, Action> {
     timeline.append(
       .init(
         rootAction: reduced.action, action: step.action, featureAction: step.featureAction,
-        origin: reduced.origin, time: start.duration(to: .now), caseName: caseName(of: step.action))
+        origin: step.origin, time: start.duration(to: .now), caseName: caseName(of: step.action))
     )
     if needsCheckpoint || timeline.stepsSinceCheckpoint >= checkpointInterval {
       timeline.setCheckpoint(

@@ -119,7 +119,8 @@ extension Engine {
           +   count: 20,
               notes: […]
             )
-          """)
+
+          """ + ReplayDivergence<Tally.State, Tally.Action>.reasons)
     }
 
     @Test func withSampledStatesTheDivergenceNamesTheStepsItCouldBe() {
