@@ -30,6 +30,12 @@ extension Engine {
       return channel
     }
 
+    /// Closes `channel` if the server didn't, so that its pipeline, which holds the channel, is
+    /// torn down (an embedded channel left open is a reference cycle).
+    func finish(_ channel: EmbeddedChannel) {
+      _ = try? channel.finish(acceptAlreadyClosed: true)
+    }
+
     func send(_ text: String, to channel: EmbeddedChannel) throws {
       try channel.writeInbound(ByteBuffer(string: text))
     }
@@ -45,6 +51,7 @@ extension Engine {
 
     @Test func theHeadsDeadlineCountsFromTheConnectionNotFromTheLastByte() throws {
       let channel = try connect()
+      defer { finish(channel) }
       let loop = channel.embeddedEventLoop
       loop.advanceTime(by: .seconds(4))
       try send("GET /?token=\(token) HTTP/1.1\r\n", to: channel)
@@ -63,6 +70,7 @@ extension Engine {
 
     @Test func aBodyThatKeepsComingOutlivesTheHeadsDeadlineAndOneThatPausesIsClosed() throws {
       let channel = try connect()
+      defer { finish(channel) }
       let loop = channel.embeddedEventLoop
       var head = "POST /import?token=\(token) HTTP/1.1\r\nHost: localhost:\(port)\r\n"
       head += "Content-Length: 30\r\n\r\n"
@@ -90,6 +98,7 @@ extension Engine {
       #expect(limits.maximumConnections == 1)
       #expect(limits.idleTimeout == .nanoseconds(1))
       let channel = try connect(limits)
+      defer { finish(channel) }
       channel.embeddedEventLoop.advanceTime(by: .milliseconds(249))
       #expect(channel.isActive)
       channel.embeddedEventLoop.advanceTime(by: .milliseconds(1))
@@ -99,6 +108,7 @@ extension Engine {
 
     @Test func anOpenPagesSocketIsNeverTimedOut() async throws {
       let channel = try connect()
+      defer { finish(channel) }
       let loop = channel.embeddedEventLoop
       var upgrade = "GET /socket?token=\(token) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\n"
       upgrade += "Upgrade: websocket\r\nConnection: Upgrade\r\n"
