@@ -202,10 +202,39 @@ extension Store {
     let child = Store<ChildState, ChildAction>(
       core: ScopedCore.whilePresent(
         parent: core, initialState: childState, toState: { $0[keyPath: toChildState] },
-        fromAction: embed))
+        fromAction: embed, leftState: letGo(of: id)))
     children[id] = child
     return child
   }
+
+  // MARK: - Letting go of departed children
+
+  /// What the core of a child store calls once its child instance has left the state: this
+  /// store lets go of the child store cached under `id`, if it is still the one whose core calls.
+  ///
+  /// The store is then released as soon as nothing outside holds it; a store still held (by a
+  /// view being dismissed) keeps showing the child's last state. The core calls it from the
+  /// check it already makes after each batch to keep that last state, so it costs no work per
+  /// send while no child leaves.
+  func letGo(of id: ScopeID) -> @MainActor (_ core: AnyObject) -> Void {
+    { [weak self] core in
+      guard let self, let child = self.children[id] as? any CachedChildStore,
+        child.cachedCore === core
+      else { return }
+      self.children[id] = nil
+    }
+  }
+}
+
+/// A child store in its parent's cache, whatever its types: what the parent compares to let go
+/// of the store of a departed child.
+@MainActor
+protocol CachedChildStore: AnyObject {
+  var cachedCore: AnyObject { get }
+}
+
+extension Store: CachedChildStore {
+  var cachedCore: AnyObject { core }
 }
 
 /// Identifies a scope made with an embed function among a store's scopes: a function has no

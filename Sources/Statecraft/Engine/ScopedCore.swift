@@ -80,26 +80,37 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core {
 extension ScopedCore {
   /// A core over optional state: reads through while the state is present, and keeps the last
   /// present value after it becomes nil (so a view being dismissed can still render).
+  /// `leftState` is called with the core after each batch in which the state became nil.
   static func whilePresent(
     parent: any Core<ParentState, ParentAction>,
     initialState: State,
     toState: @escaping (ParentState) -> State?,
-    fromAction: @escaping (Action) -> ParentAction
+    fromAction: @escaping (Action) -> ParentAction,
+    leftState: @escaping @MainActor (_ core: AnyObject) -> Void
   ) -> ScopedCore {
     let lastState = LastPresentState(initialState)
-    // NB: a held store shows the state the child last had, read or not: after each batch the
-    // core keeps the state it reads through (a reference to the same storage, as a read does),
-    // until the core is released.
-    parent.runtime.addStreamObserver(
-      publish: { [weak lastState, weak parent] in
-        guard let lastState, let parent else { return false }
-        _ = lastState.keep(toState(parent.state))
-        return true
-      },
-      finish: {})
-    return ScopedCore(
+    let core = ScopedCore(
       parent: parent,
       toState: { lastState.keep(toState($0)) },
       fromAction: fromAction)
+    var isPresent = true
+    // NB: a held store shows the state the child last had, read or not: after each batch the
+    // core keeps the state it reads through (a reference to the same storage, as a read does),
+    // until the core is released. The batch in which the state becomes nil is the one in which
+    // the parent lets go of the store.
+    parent.runtime.addStreamObserver(
+      publish: { [weak core, weak parent] in
+        guard let core, let parent else { return false }
+        if let state = toState(parent.state) {
+          lastState.value = state
+          isPresent = true
+        } else if isPresent {
+          isPresent = false
+          leftState(core)
+        }
+        return true
+      },
+      finish: {})
+    return core
   }
 }

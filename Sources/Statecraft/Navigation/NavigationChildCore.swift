@@ -1,6 +1,6 @@
 /// The runtime of a child store of one presentation or one stack element: it reads that child
 /// while it is there, keeps its last state after it has gone (a view being dismissed can still
-/// draw), and drops, with a report, what it is sent after the child has gone, so that a view
+/// draw), tells the parent store to let go of it when the child goes, and drops, with a report, what it is sent after the child has gone, so that a view
 /// holding it can never reach a child presented or pushed after it.
 @MainActor
 final class NavigationChildCore<ParentState, ParentAction, State, Action>: Core {
@@ -15,19 +15,28 @@ final class NavigationChildCore<ParentState, ParentAction, State, Action>: Core 
     initialState: State,
     read: @escaping (ParentState) -> State?,
     embed: @escaping (Action) -> ParentAction,
-    reportGone: @escaping (Action) -> Void
+    reportGone: @escaping (Action) -> Void,
+    leftState: @escaping @MainActor (_ core: AnyObject) -> Void
   ) {
     self.parent = parent
     self.lastState = initialState
     self.read = read
     self.embed = embed
     self.reportGone = reportGone
+    var isPresent = true
     // NB: a held store shows the state the child last had, read or not: after each batch the
-    // core keeps the state it reads through, until the core is released.
+    // core keeps the state it reads through, until the core is released. The batch in which the
+    // child leaves is the one in which the parent lets go of the store (`leftState`).
     parent.runtime.addStreamObserver(
       publish: { [weak self] in
         guard let self else { return false }
-        if let state = self.read(self.parent.state) { self.lastState = state }
+        if let state = self.read(self.parent.state) {
+          self.lastState = state
+          isPresent = true
+        } else if isPresent {
+          isPresent = false
+          leftState(self)
+        }
         return true
       },
       finish: {})

@@ -81,14 +81,8 @@ extension Store {
     let scopeID = ScopeID(
       state: toPresentation, action: NavigationScope(action: scopeAction, id: AnyHashable(id)))
     if let child = children[scopeID] as? Store<ChildState, ChildAction> { return child }
-    // NB: the stores of earlier presentations of this path are let go: the views that showed
-    // them are gone or going.
-    for key in children.keys
-    where key.state == toPresentation
-      && (key.action.base as? NavigationScope)?.action == scopeAction
-    {
-      children[key] = nil
-    }
+    // NB: the stores of earlier presentations of this path were let go after the batch in which
+    // they were dismissed or replaced (`letGo(of:)`), so the cache holds no history.
     let child = Store<ChildState, ChildAction>(
       core: NavigationChildCore(
         parent: core, initialState: childState,
@@ -101,7 +95,8 @@ extension Store {
           reportIssue(
             Diagnostics.presentedStoreSendAfterDismissal(
               action: action, statePath: toPresentation))
-        }))
+        },
+        leftState: letGo(of: scopeID)))
     children[scopeID] = child
     return child
   }
@@ -129,7 +124,8 @@ extension Store {
           reportIssue(
             Diagnostics.stackActionForMissingElement(
               action: action, id: id, statePath: toStack, parent: State.self))
-        }))
+        },
+        leftState: letGo(of: scopeID)))
     children[scopeID] = child
     return child
   }

@@ -31,15 +31,20 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
   private var observers: [ID: [WeakObservedStore]] = [:]
   /// Whether each row was present when a reader asked for its store (cleared when it changes).
   private var presence: [ID: Bool] = [:]
-  /// What the row stores show after their row leaves, observed or not, by row id.
+  /// What the row stores show after their row leaves, observed or not, by row id, and how to
+  /// tell their parent store to let go of them.
   private var lastStates: [ID: [WeakLastPresentState<Element>]] = [:]
   private let registrar = ObservationRegistrar()
   private let read: @MainActor () -> IdentifiedArray<ID, Element>?
   private(set) var isAlive = true
+  /// The core of the store whose collection this indexes.
+  private(set) weak var owner: AnyObject?
 
-  /// An index of the collection that `read` reads (nil once its store is released).
+  /// An index of the collection that `read` reads (nil once `owner`, its store's core, is
+  /// released).
   @MainActor
-  init(read: @escaping @MainActor () -> IdentifiedArray<ID, Element>?) {
+  init(owner: AnyObject, read: @escaping @MainActor () -> IdentifiedArray<ID, Element>?) {
+    self.owner = owner
     self.read = read
     if let rows = read() {
       snapshot = rows
@@ -58,10 +63,14 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
     observers[id, default: []].append(WeakObservedStore(store))
   }
 
-  /// Registers what a row store of the row `id` shows after the row leaves.
+  /// Registers what a row store of the row `id` shows after the row leaves, and `leftState`,
+  /// called after the batch in which the row leaves.
   @MainActor
-  func register(_ lastState: LastPresentState<Element>, for id: ID) {
-    lastStates[id, default: []].append(WeakLastPresentState(lastState))
+  func register(
+    _ lastState: LastPresentState<Element>, for id: ID,
+    leftState: @escaping @MainActor () -> Void
+  ) {
+    lastStates[id, default: []].append(WeakLastPresentState(lastState, leftState: leftState))
   }
 
   // MARK: - Presence
@@ -124,8 +133,9 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
     #endif
   }
 
-  /// Gives the row stores of the rows that are no longer in `rows` their last state, from
-  /// `published` (the collection as last published), and forgets the released ones.
+  /// Gives the row stores of the rows that left since the last publication their last state,
+  /// from `published` (the collection as last published), tells their parent stores to let go
+  /// of them, and forgets the released ones.
   @MainActor
   private func keepLastStates(
     from published: IdentifiedArray<ID, Element>?,
@@ -135,8 +145,16 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
     for (id, states) in lastStates {
       if states.allSatisfy({ $0.value == nil }) {
         released.append(id)
-      } else if let published, rows[id: id] == nil, let state = published[id: id] {
-        for lastState in states { lastState.value?.value = state }
+        continue
+      }
+      guard rows[id: id] == nil else { continue }
+      // NB: without the published collection (an element write copied it) it is not known
+      // whether the row left in this batch or before: letting go twice is harmless.
+      let state = published?[id: id]
+      guard state != nil || published == nil else { continue }
+      for lastState in states {
+        if let state { lastState.value?.value = state }
+        lastState.leftState()
       }
     }
     for id in released { lastStates[id] = nil }
@@ -201,5 +219,11 @@ final class LastPresentState<State> {
 
 struct WeakLastPresentState<State> {
   weak var value: LastPresentState<State>?
-  init(_ value: LastPresentState<State>) { self.value = value }
+  /// Tells the parent store of the row store to let go of it.
+  let leftState: @MainActor () -> Void
+
+  init(_ value: LastPresentState<State>, leftState: @escaping @MainActor () -> Void) {
+    self.value = value
+    self.leftState = leftState
+  }
 }

@@ -112,8 +112,12 @@ final class RowIndexes {
     read: @escaping @MainActor () -> IdentifiedArray<ID, Element>?
   ) -> RowIndex<ID, Element> {
     let key = RowIndexKey(core: ObjectIdentifier(core), path: path)
-    if let index = indexes[key] as? RowIndex<ID, Element>, index.isAlive { return index }
-    let index = RowIndex(read: read)
+    // NB: the owner is compared too: the cores of departed children's stores are released as
+    // they leave, and a new core may take the address of one whose index is not yet found dead.
+    if let index = indexes[key] as? RowIndex<ID, Element>, index.isAlive, index.owner === core {
+      return index
+    }
+    let index = RowIndex(owner: core, read: read)
     indexes[key] = index
     context.indexes.append(index)
     return index
@@ -142,8 +146,8 @@ struct RowIndexKey: Hashable {
 
 extension Store {
   /// The store of the row `id` of the collection at `toRows`, cached among this store's scopes
-  /// under `scopeID`; nil while no row has that id. Reading it observes only whether the row is
-  /// present.
+  /// under `scopeID` until the row leaves; nil while no row has that id. Reading it observes
+  /// only whether the row is present.
   func rowStore<ID: Hashable & Sendable, ElementState, ElementAction>(
     state toRows: KeyPath<State, IdentifiedArray<ID, ElementState>>,
     id: ID,
@@ -164,15 +168,18 @@ extension Store {
       return child
     }
     // NB: a held row store shows the row's last state after the row leaves: the index gives it
-    // the row from the collection as last published.
+    // the row from the collection as last published, and tells this store to let go of it.
     let lastState = LastPresentState(rowState)
-    index.register(lastState, for: id)
-    let child = Store<ElementState, ElementAction>(
-      core: ScopedCore(
-        parent: core,
-        toState: { lastState.keep($0[keyPath: toRows][id: id]) },
-        fromAction: embed,
-        registerObservedStore: { index.register($0, for: id) }))
+    let rowCore = ScopedCore<State, Action, ElementState, ElementAction>(
+      parent: core,
+      toState: { lastState.keep($0[keyPath: toRows][id: id]) },
+      fromAction: embed,
+      registerObservedStore: { index.register($0, for: id) })
+    let letGoOfRow = letGo(of: scopeID)
+    index.register(lastState, for: id) { [weak rowCore] in
+      if let rowCore { letGoOfRow(rowCore) }
+    }
+    let child = Store<ElementState, ElementAction>(core: rowCore)
     children[scopeID] = child
     return child
   }
