@@ -105,4 +105,25 @@ let benchmarks: @Sendable () -> Void = {
     await b13Store(inspected: true, BenchmarkHandle(benchmark: $0))
   }
   Benchmark("B13 no inspector") { await b13Store(inspected: false, BenchmarkHandle(benchmark: $0)) }
+
+  // B14: 10,000 cycles of a child arriving, starting an effect and leaving (presented and
+  // dismissed, added and removed as a row, pushed and popped), on a new store and after 90,000
+  // cycles on the same store; and how much the resident size grew over the 100,000.
+  let b14Configuration = Benchmark.Configuration(
+    metrics: [
+      .wallClock, .cpuTotal, .mallocCountTotal,
+      .custom("resident growth (kB)", useScalingFactor: false),
+    ],
+    warmupIterations: 0,
+    maxDuration: .seconds(isSmokeRun ? 1 : 20),
+    maxIterations: isSmokeRun ? 1 : 5
+  )
+  for kind in Departure.allCases {
+    Benchmark("B14 \(kind.rawValue) first", configuration: b14Configuration) {
+      await b14Store(kind, before: 0, BenchmarkHandle(benchmark: $0))
+    }
+    Benchmark("B14 \(kind.rawValue) last", configuration: b14Configuration) {
+      await b14Store(kind, before: Size.departuresBefore, BenchmarkHandle(benchmark: $0))
+    }
+  }
 }
