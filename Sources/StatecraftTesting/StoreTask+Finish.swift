@@ -18,18 +18,24 @@ extension StoreTask {
     column: UInt = #column
   ) async {
     guard !hasFinished else { return }
-    let finished = await withCheckedContinuation { continuation in
-      let race = Race(continuation)
-      race.timer = Task {
-        try? await Task.sleep(for: timeout)
-        race.resume(false)
+    let race = Race()
+    // NB: a test cancelled while it waits (by its time limit) stops waiting, as a receive does.
+    let finished = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        race.continuation = continuation
+        race.timer = Task {
+          try? await Task.sleep(for: timeout)
+          race.resume(false)
+        }
+        // NB: an unstructured task, so that giving up on it at the timeout doesn't cancel the
+        // effects (cancelling a task that awaits `finish()` cancels them).
+        Task {
+          await self.finish()
+          race.resume(true)
+        }
       }
-      // NB: an unstructured task, so that giving up on it at the timeout doesn't cancel the
-      // effects (cancelling a task that awaits `finish()` cancels them).
-      Task {
-        await self.finish()
-        race.resume(true)
-      }
+    } onCancel: {
+      Task { @MainActor in race.resume(false) }
     }
     guard !finished else { return }
     CallSite(fileID: fileID, filePath: filePath, line: line, column: column).report(
@@ -45,12 +51,8 @@ extension StoreTask {
 /// The first of two outcomes.
 @MainActor
 private final class Race {
-  private var continuation: CheckedContinuation<Bool, Never>?
+  var continuation: CheckedContinuation<Bool, Never>?
   var timer: Task<Void, Never>?
-
-  init(_ continuation: CheckedContinuation<Bool, Never>) {
-    self.continuation = continuation
-  }
 
   func resume(_ value: Bool) {
     guard let continuation else { return }

@@ -98,6 +98,27 @@ extension Engine {
       await timer.finish()
     }
 
+    /// A test cancelled while a task's `finish(timeout:)` waits (as a time limit cancels it)
+    /// stops waiting then, not at the end of the timeout.
+    @Test(.timeLimit(.minutes(1)))
+    func aTasksFinishStopsWaitingWhenTheTestIsCancelled() async {
+      let timer = TestStore(initialState: CancelledEffectTests.Timer.State()) {
+        CancelledEffectTests.Timer()
+      }
+      let running = await timer.send(.start) { $0.isOn = true }
+      let waiting = Task {
+        await expectOneFailure(containing: ["Expected the task to finish", "still running"]) {
+          await running.finish(timeout: .seconds(3_600))
+        }
+      }
+      await Task.yield()
+      waiting.cancel()
+      await waiting.value
+      #expect(running.isCancelled == false)
+      running.cancel()
+      await timer.finish()
+    }
+
     @Test func theTestStoreTurnsOnTheMainSerialExecutor() async {
       uncheckedUseMainSerialExecutor = false
       defer { uncheckedUseMainSerialExecutor = true }
