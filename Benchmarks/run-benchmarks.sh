@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the Statecraft benchmarks (B1-B13) and prints each scenario's ratio to its floor.
+# Runs the Statecraft benchmarks (B1-B14, R1, R2, W3-W5) and prints each scenario's ratio to its floor.
 #
 #   bash Benchmarks/run-benchmarks.sh            # full run, baseline "current"
 #   bash Benchmarks/run-benchmarks.sh --smoke    # CI: build, one iteration of each scenario,
@@ -156,6 +156,59 @@ add("B12", "shared field read / plain field read", f"{b12:.1f}×", "≈ 1×", b1
 b13 = ratio(wall("B13 inspector, no page"), wall("B13 no inspector"))
 add("B13", "inspector with no page / none", f"{b13:.2f}×", "≤ 1.1×", b13 <= 1.1,
     f"{us(wall('B13 inspector, no page'))} vs {us(wall('B13 no inspector'))} per 100,000 sends")
+
+# Issue 26's measures: reads (R1, R2), an observed send (W5), scopes against nesting delegated
+# by hand (W4) and the effect round trip (W3, the B3 measures in the issue's terms).
+def ns_per(benchmark, count):
+    value = wall(benchmark)
+    return value * 1000 / count if value is not None else float("nan")
+
+r1_ns = ns_per("R1 store", 1_000_000)
+r1 = ratio(wall("R1 store"), wall("R1 floor"))
+add("R1", "store.count, untracked: ns per read", f"{r1_ns:.1f} ns", "≤ 10 ns", r1_ns <= 10,
+    f"{us(wall('R1 store'))} per 1,000,000 reads")
+add("R1", "untracked / floor", f"{r1:.0f}×", "≤ 40×", r1 <= 40,
+    f"{us(wall('R1 store'))} vs {us(wall('R1 floor'))} "
+    f"({ns_per('R1 floor', 1_000_000):.2f} ns per read)")
+r1t = ratio(wall("R1 tracked"), wall("R1 store"))
+add("R1", "tracked / untracked", f"{r1t:.1f}×", "≤ 2×", r1t <= 2,
+    f"{us(wall('R1 tracked'))} vs {us(wall('R1 store'))} "
+    f"({ns_per('R1 tracked', 1_000_000):.1f} ns per tracked read)")
+r1tf = ratio(wall("R1 tracked"), wall("R1 tracked floor"))
+add("R1", "tracked / Observable class tracked", f"{r1tf:.1f}×", "(info)", None,
+    f"{us(wall('R1 tracked'))} vs {us(wall('R1 tracked floor'))} "
+    f"({ns_per('R1 tracked floor', 1_000_000):.1f} ns per read of an Observable class)")
+r2_ns = ns_per("R2 store", 100_000)
+r2 = ratio(wall("R2 store"), wall("R2 floor"))
+add("R2", "row store field / floor", f"{r2:.0f}×", "≤ 40×", r2 <= 40,
+    f"{us(wall('R2 store'))} vs {us(wall('R2 floor'))} per 100,000 reads ({r2_ns:.1f} ns per read)")
+w5 = ratio(wall("W5 observed send"), wall("W5 plain send"))
+add("W5", "observed send / plain forEach send", f"{w5:.1f}×", "≤ 5×", w5 <= 5,
+    f"{us(wall('W5 observed send'))} vs {us(wall('W5 plain send'))} per 1,000 sends")
+w5f = ratio(wall("W5 observed send"), wall("W5 Observable floor"))
+add("W5", "observed send / Observable rows by hand", f"{w5f:.1f}×", "(info)", None,
+    f"{us(wall('W5 observed send'))} vs {us(wall('W5 Observable floor'))}: Observation's share")
+for depth in (5, 10):
+    r = ratio(wall(f"B4 depth {depth} store"), wall(f"W4 depth {depth} hand floor"))
+    add("W4", f"depth {depth} store / hand-written floor", f"{r:.1f}×", "≤ 3×", r <= 3,
+        f"{us(wall(f'B4 depth {depth} store'))} vs {us(wall(f'W4 depth {depth} hand floor'))}")
+w4d = ratio(wall("B4 depth 10 store"), wall("B4 depth 5 store"))
+add("W4", "depth 10 / depth 5 store", f"{w4d:.2f}×", "≤ 1.2×", w4d <= 1.2, "the B4 measures")
+w4l = ratio(wall("B4 depth 10 store"), wall("B4 depth 10 root"))
+add("W4", "depth 10 leaf / root store", f"{w4l:.2f}×", "≤ 1.1×", w4l <= 1.1, "the B4 measures")
+add("W3", "effect round trip / bare task floor", f"{b3t:.2f}×", "≤ 1.3×", b3t <= 1.3,
+    "B3 store / B3 task floor")
+
+# Issue 29: a cycle of a child arriving and leaving costs the same after 90,000 cycles, and the
+# resident size does not grow with them.
+for kind in ("present/dismiss", "add/remove", "push/pop"):
+    b14 = ratio(wall(f"B14 {kind} last"), wall(f"B14 {kind} first"))
+    add("B14", f"{kind}: last 10,000 of 100,000 / first 10,000", f"{b14:.2f}×", "≤ 1.2×",
+        b14 <= 1.2, f"{us(wall(f'B14 {kind} last'))} vs {us(wall(f'B14 {kind} first'))}")
+    growth = results.get(f"B14 {kind} last", {}).get("resident growth (kB)")
+    if growth is not None:
+        add("B14", f"{kind}: resident growth over 100,000 cycles", f"{growth:,.0f} kB",
+            "≤ 20 MB", growth <= 20_000, "VmRSS at the end minus after 1,000 cycles")
 
 print(f"\nStatecraft benchmarks, baseline '{baseline}' (p50 of each metric)\n")
 header = ("id", "measure", "result", "target", "verdict", "raw (p50)")

@@ -28,13 +28,27 @@ import Observation
 @MainActor
 @dynamicMemberLookup
 public final class Store<State, Action>: Observable {
-  let core: any Core<State, Action>
-  let registrar = ObservationRegistrar()
-  /// What readers have observed since the value last changed, by key path of `State`.
-  var observedValues: [AnyKeyPath: ObservedValue<State, Action>] = [:]
+  @usableFromInline let core: any Core<State, Action>
+  /// The core when it is the root of the tree: a read reaches its state directly, in code
+  /// specialized where the read is written (see `subscript(dynamicMember:)`).
+  @usableFromInline let rootCore: RootCore<State, Action>?
+  /// The state a scoped core last read through to the root, while the root's state is
+  /// unchanged (see ScopedStateCache.swift): a child store's read again costs a field access.
+  @usableFromInline let scopedStateCache: ScopedStateCache<State>?
+  @usableFromInline let registrar = ObservationRegistrar()
+  /// What readers have observed since the value last changed: each compared after every batch.
+  var observedValues: [ObservedValue<State, Action>] = []
   /// Every key path readers have observed, observed now or not: what a read builds once (see
   /// `observe(_:value:)`). It holds no value of a key path that is not observed now.
   var knownKeyPaths: [AnyKeyPath: ObservedValue<State, Action>] = [:]
+  /// The key path objects reads went through, by identity, with what they observe: a read
+  /// again through the same call site finds its entry by comparing one word per entry, without
+  /// hashing the key path (see `ReadSite`).
+  // NB: `@exclusivity(unchecked)`: read at every read of the store, on the main actor, and
+  // written only by `trackRead`, which holds no access to it across a call.
+  @usableFromInline @exclusivity(unchecked) var readSites: [ReadSite<State, Action>] = []
+  /// The identities of `readSites`, in the same order.
+  @usableFromInline @exclusivity(unchecked) var readSiteIDs: [ObjectIdentifier] = []
   /// Child stores made by `scope`, so that a scope asked for twice is the same store.
   var children: [ScopeID: AnyObject] = [:]
   /// The `states` streams made from this store, told its last state when it is released (an
@@ -44,6 +58,8 @@ public final class Store<State, Action>: Observable {
   @usableFromInline
   package init(core: any Core<State, Action>) {
     self.core = core
+    self.rootCore = core as? RootCore<State, Action>
+    self.scopedStateCache = (core as? any CachesScopedState<State>)?.stateCache
   }
 
   // NB: not an isolated deinit, which would run what the store's release releases in turn (a
@@ -102,9 +118,21 @@ public final class Store<State, Action>: Observable {
   }
 
   /// Reads a field (or computed property) of the state and observes it.
+  @inlinable @inline(__always)
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
-    let value = core.state[keyPath: keyPath]
-    trackRead(keyPath, value: value)
+    // NB: inlined where it is written (`store.count`), so that it is specialized for the
+    // state's type and the key path literal: a root store's read becomes a field access, and a
+    // read again through the same call site finds what it observes by the key path's identity
+    // (see `observeReadAgain(_:)`), with no generic metadata lookup and no hashing.
+    let value: Value
+    if let rootCore {
+      value = rootCore.currentState[keyPath: keyPath]
+    } else if let scopedStateCache, let state = scopedStateCache.value {
+      value = state[keyPath: keyPath]
+    } else {
+      value = core.state[keyPath: keyPath]
+    }
+    if !observeReadAgain(keyPath) { trackRead(keyPath, value: value) }
     return value
   }
 

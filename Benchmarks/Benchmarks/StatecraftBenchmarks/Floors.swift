@@ -66,3 +66,88 @@ final class RoundTripFloor {
     _ = reducer.reduce(into: &state, action: action)
   }
 }
+
+// MARK: - W4: nesting delegated by hand
+
+/// A feature whose reducer is written by hand, without `Reducer` or `Scope`: the W4 floor.
+protocol HandReducer {
+  associatedtype State
+  associatedtype Action
+  static func reduce(into state: inout State, action: Action)
+}
+
+/// The counter at the bottom of a hand-written nesting.
+enum HandCounter: HandReducer {
+  static func reduce(into state: inout Counter.State, action: Counter.Action) {
+    if case .increment = action { state.count += 1 }
+  }
+}
+
+/// One level of nesting delegated by hand: a field access and an `if case`, as `Wrap` does
+/// through a `Scope`.
+enum HandWrap<Child: HandReducer>: HandReducer {
+  struct State {
+    var child: Child.State
+  }
+
+  enum Action {
+    case child(Child.Action)
+    case reset
+  }
+
+  static func reduce(into state: inout State, action: Action) {
+    if case .child(let childAction) = action {
+      Child.reduce(into: &state.child, action: childAction)
+    }
+  }
+}
+
+/// Holds a hand-written nesting's state and sends it actions, one call each.
+final class HandStore<R: HandReducer> {
+  var state: R.State
+
+  init(initialState: R.State) {
+    state = initialState
+  }
+
+  @inline(never)
+  func send(_ action: R.Action) {
+    R.reduce(into: &state, action: action)
+  }
+}
+
+typealias HandDepth5 = HandWrap<HandWrap<HandWrap<HandWrap<HandWrap<HandCounter>>>>>
+typealias HandDepth10 = HandWrap<HandWrap<HandWrap<HandWrap<HandWrap<HandDepth5>>>>>
+
+@MainActor
+func w4HandFloor5(_ handle: BenchmarkHandle) {
+  let floor = HandStore<HandDepth5>(
+    initialState: .init(child: .init(child: .init(child: .init(child: .init(child: .init()))))))
+  handle.measure {
+    for _ in 0..<Size.sends {
+      floor.send(.child(.child(.child(.child(.child(.increment))))))
+    }
+  }
+  let count = floor.state.child.child.child.child.child.count
+  handle.check(count == Size.sends, "W4 depth 5 floor: count is \(count)")
+}
+
+@MainActor
+func w4HandFloor10(_ handle: BenchmarkHandle) {
+  let floor = HandStore<HandDepth10>(
+    initialState: .init(
+      child: .init(
+        child: .init(
+          child: .init(
+            child: .init(
+              child: .init(
+                child: .init(child: .init(child: .init(child: .init(child: .init())))))))))))
+  handle.measure {
+    for _ in 0..<Size.sends {
+      floor.send(
+        .child(.child(.child(.child(.child(.child(.child(.child(.child(.child(.increment)))))))))))
+    }
+  }
+  let count = floor.state.child.child.child.child.child.child.child.child.child.child.count
+  handle.check(count == Size.sends, "W4 depth 10 floor: count is \(count)")
+}

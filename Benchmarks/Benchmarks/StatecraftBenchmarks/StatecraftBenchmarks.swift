@@ -43,6 +43,10 @@ let benchmarks: @Sendable () -> Void = {
   Benchmark("B4 depth 10 store") { await b4Store(Depth10.self, BenchmarkHandle(benchmark: $0)) }
   Benchmark("B4 depth 10 floor") { await b4Floor(Depth10.self, BenchmarkHandle(benchmark: $0)) }
   Benchmark("B4 depth 10 root") { await b4Root(Depth10.self, BenchmarkHandle(benchmark: $0)) }
+  // W4 (issue 26): the floor of B4 depth 5 and 10 written by hand, a field access and an
+  // `if case` per level, without `Reducer` or `Scope`.
+  Benchmark("W4 depth 5 hand floor") { await w4HandFloor5(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("W4 depth 10 hand floor") { await w4HandFloor10(BenchmarkHandle(benchmark: $0)) }
 
   // B5: 1,000 sends, each toggling one observed row, with 10 and with 1,000 observed row stores.
   let b5Metrics: [BenchmarkMetric] = [
@@ -126,4 +130,22 @@ let benchmarks: @Sendable () -> Void = {
       await b14Store(kind, before: Size.departuresBefore, BenchmarkHandle(benchmark: $0))
     }
   }
+
+  // R1 (issue 26): 1,000,000 reads of `store.count` outside observation tracking, inside it
+  // (1,000 reads per `withObservationTracking`), the same reads of an `Observable` class inside
+  // it, and the floor (a struct field read through a final class).
+  Benchmark("R1 store") { await r1Store(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("R1 tracked") { await r1Tracked(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("R1 tracked floor") { await r1TrackedFloor(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("R1 floor") { await r1Floor(BenchmarkHandle(benchmark: $0)) }
+
+  // R2: 100,000 reads of a row store's field, and the floor.
+  Benchmark("R2 store") { await r2Store(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("R2 floor") { await r2Floor(BenchmarkHandle(benchmark: $0)) }
+
+  // W5: 1,000 sends, each toggling one row of 1,000 whose row store a view observes (and
+  // re-reads after the change), and the same sends with no row stores.
+  Benchmark("W5 observed send") { await w5Store(observed: true, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("W5 plain send") { await w5Store(observed: false, BenchmarkHandle(benchmark: $0)) }
+  Benchmark("W5 Observable floor") { await w5ObservableFloor(BenchmarkHandle(benchmark: $0)) }
 }

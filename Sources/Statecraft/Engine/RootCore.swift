@@ -13,7 +13,8 @@ package final class RootCore<State, Action>: Core {
   // free of values whose type must be looked up at run time (`Effect<Action>`, the queue's
   // element), and of dynamic exclusivity checks: the reducer and the check for `.none` run in
   // `reduction`, which `init(initialState:reducer:)` builds, inlined, where the types are known.
-  @exclusivity(unchecked) private var currentState: State
+  // NB: internal, not private: a root store's reads reach it directly (`Store.rootCore`).
+  @usableFromInline @exclusivity(unchecked) var currentState: State
   private let reduction: (RootCore, inout State, Action) -> Void
   /// The reducer alone, its effect dropped: debugging tools recompute a past state with it
   /// (see Inspection.swift). Nil for a root made from a bare `reduction`.
@@ -22,6 +23,7 @@ package final class RootCore<State, Action>: Core {
   /// The runtime's registries, held here too so that the loop reaches them in one step.
   private let effects: EffectRegistry
   private let stepObservers: StepObservers
+  private let stateCaches: ScopedStateCaches
   private let reduceContext: ReduceContext
   private let interpreter: EffectInterpreter<State, Action>
   /// What the loop has pending (see SendLoopStateMachine.swift).
@@ -50,6 +52,7 @@ package final class RootCore<State, Action>: Core {
     self.storeRuntime = runtime
     self.effects = runtime.effects
     self.stepObservers = runtime.stepObservers
+    self.stateCaches = runtime.stateCaches
     self.reduceContext = runtime.observers.reduceContext
     self.interpreter = EffectInterpreter(effects: runtime.effects)
     interpreter.root = self
@@ -143,6 +146,7 @@ package final class RootCore<State, Action>: Core {
       // the send loop applies it after the queued actions, and publishes again.
       pendingState = [state]
     case .applyAndPublish:
+      emptyStateCaches()
       currentState = state
       checkForDepartedChildren()
       settle(.publish)
@@ -176,11 +180,15 @@ package final class RootCore<State, Action>: Core {
         drainQueue()
         step = loop.queueDrained()
       case .applyPendingState:
+        emptyStateCaches()
         currentState = pendingState.removeLast()
         checkForDepartedChildren()
         step = loop.pendingStateApplied()
       case .publish:
         storeRuntime.publish()
+        // NB: what scoped stores read while observers were told may predate the last states
+        // that the publication gave to departed children's stores.
+        emptyStateCaches()
         step = loop.published()
       case .settled:
         return
@@ -212,6 +220,8 @@ package final class RootCore<State, Action>: Core {
     _ action: Action, origin: ActionOrigin, cause: Any?, group: inout EffectGroup?
   ) {
     if !stepObservers.isEmpty { stepObservers.tellWillReduce() }
+    emptyStateCaches()
+    defer { emptyStateCaches() }
     if !reduceContext.isNeededWhileReducing {
       reduction(self, &currentState, action)
     } else {
@@ -224,6 +234,14 @@ package final class RootCore<State, Action>: Core {
     if !stepObservers.isEmpty { tellStepObservers(action, origin: origin, cause: cause) }
     if loop.hasPendingEffect { startPendingEffect(of: action, group: &group) }
     checkForDepartedChildren()
+  }
+
+  /// Empties the scoped stores' caches of the state (see ScopedStateCache.swift): before and
+  /// after each write of the state, so that no cache holds storage that the reducer writes in
+  /// place, and none shows a state that was replaced.
+  @inline(__always)
+  private func emptyStateCaches() {
+    if !stateCaches.isEmpty { stateCaches.emptyAll() }
   }
 
   /// After an action, or a state replaced outside the reducer (time travel, a replay): the

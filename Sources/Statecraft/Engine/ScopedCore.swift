@@ -6,7 +6,9 @@
 /// A child store's runtime: reads its state through to the parent and forwards its actions.
 @MainActor
 @usableFromInline
-package final class ScopedCore<ParentState, ParentAction, State, Action>: Core {
+package final class ScopedCore<ParentState, ParentAction, State, Action>: Core,
+  CachesScopedState
+{
   // NB: internal, not private: debugging tools reach the root through it (Inspection.swift).
   let parent: any Core<ParentState, ParentAction>
   private let toState: (ParentState) -> State
@@ -14,6 +16,9 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core {
   /// Where the observed stores of this core register, when not with the runtime (a row store's
   /// register with its row index).
   private let registerObservedStore: ((any ObservedStore) -> Void)?
+  /// The state last read through to the root, until the root's state is next written (see
+  /// ScopedStateCache.swift); the core's stores read it directly.
+  let stateCache = ScopedStateCache<State>()
 
   @usableFromInline
   package init(
@@ -40,7 +45,12 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core {
   }
 
   @usableFromInline
-  package var state: State { toState(parent.state) }
+  package var state: State {
+    if let cached = stateCache.value { return cached }
+    let state = toState(parent.state)
+    stateCache.fill(state, in: runtime.stateCaches)
+    return state
+  }
   @usableFromInline
   package var runtime: StoreRuntime { parent.runtime }
 

@@ -13,6 +13,8 @@ package final class StoreRuntime {
   let observers: ObserverRegistry
   /// The debugging tools told about each action the root reduces (see StepObservers.swift).
   let stepObservers: StepObservers
+  /// The scoped cores' caches of the state, emptied at each write of the root's state.
+  let stateCaches = ScopedStateCaches.all
 
   init() {
     effects = EffectRegistry()

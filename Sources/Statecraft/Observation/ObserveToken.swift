@@ -12,7 +12,7 @@ public final class ObserveToken: Hashable {
 
   /// The `observe` closure running now: what it reads through a store registers with it, not
   /// with Observation (see `ObservedValue.read(_:)`).
-  static var current: ObserveToken?
+  @usableFromInline static var current: ObserveToken?
 
   init(_ operation: @escaping @MainActor (ObserveToken) -> Void) {
     self.operation = operation

@@ -5,13 +5,19 @@ import Observation
 /// The store keeps the value, not the whole state: holding a copy of the whole state would make
 /// every in-place mutation by the reducer copy the collections it touches.
 @MainActor
+@usableFromInline
 class ObservedValue<State, Action> {
   /// The `observe` closures that read the key path, with the run that read it (see
   /// `ObserveToken.current`).
   private var readers: [(token: WeakObserveToken, run: UInt64)] = []
+  // NB: `@exclusivity(unchecked)` on the flags a read checks and sets: they are touched only on
+  // the main actor, and no access to them is held across a call.
   /// Whether a reader registered with the store's Observation registrar (a view, a
   /// `withObservationTracking`): only then is the registrar told of the change.
-  var hasRegistrarReaders = false
+  @usableFromInline @exclusivity(unchecked) final var hasRegistrarReaders = false
+  /// Whether the key path is observed now: its store holds it among `observedValues`, to
+  /// compare after the next batch.
+  @usableFromInline @exclusivity(unchecked) final var isObserved = false
 
   /// Registers a read of the key path: by the `observe` closure running now, if any, else with
   /// Observation.
@@ -58,9 +64,11 @@ class ObservedValue<State, Action> {
 }
 
 @MainActor
+@usableFromInline
 final class ObservedKeyPath<State, Action, Value>: ObservedValue<State, Action> {
   let keyPath: KeyPath<State, Value>
-  let storeKeyPath: KeyPath<Store<State, Action>, Value>
+  /// The key path Observation is told about: `\Store.[dynamicMember: keyPath]`.
+  @usableFromInline let storeKeyPath: KeyPath<Store<State, Action>, Value>
   /// The value the readers saw; nil while the key path is not observed.
   var value: Value?
   let isEqual: ((Value, Value) -> Bool)?
@@ -95,13 +103,65 @@ final class ObservedKeyPath<State, Action, Value>: ObservedValue<State, Action> 
   }
 }
 
+/// A key path object that a store was read through, and what reads through it observe.
+///
+/// A key path literal is one object per call site, so a store's entries grow with the places
+/// that read it, and a read again through a call site finds its entry by comparing one word per
+/// entry: less than hashing the key path (all of its components), as a dictionary lookup does.
+@usableFromInline
+struct ReadSite<State, Action> {
+  /// How many entries a store keeps: past it, a read through yet another key path object (one
+  /// built at run time for each read) finds what it observes by hashing its key path.
+  static var limit: Int { 64 }
+  /// The identity of the key path object.
+  @usableFromInline let id: ObjectIdentifier
+  /// Keeps the key path object alive while its identity names the entry.
+  let keyPath: AnyKeyPath
+  // NB: `unowned(unsafe)`, so that a read finds it without a retain and a release: the store's
+  // `knownKeyPaths` holds every `ObservedValue` it made for as long as the store lives.
+  @usableFromInline unowned(unsafe) let observed: ObservedValue<State, Action>
+}
+
 extension Store: ObservedStore {
+  /// Registers a read of `keyPath` made again through a call site whose key path is observed
+  /// now, outside an `observe` closure: tells Observation, as `ObservedValue.read(_:)` does.
+  /// False when the read needs `trackRead(_:value:)`.
+  @inlinable @inline(__always)
+  func observeReadAgain<Value>(_ keyPath: KeyPath<State, Value>) -> Bool {
+    // NB: the identities are scanned in an array of their own, of a trivial type: finding one
+    // retains nothing, and needs no closure (which would check its isolation at run time).
+    guard let index = readSiteIDs.firstIndex(of: ObjectIdentifier(keyPath)) else { return false }
+    let found = readSites[index].observed
+    guard found.isObserved, ObserveToken.current == nil else { return false }
+    // NB: the entry was made for a key path object to a `Value` (this one), with an
+    // `ObservedKeyPath` of that `Value` (see `trackRead`).
+    let observed = unsafeDowncast(found, to: ObservedKeyPath<State, Action, Value>.self)
+    observed.hasRegistrarReaders = true
+    registrar.access(self, keyPath: observed.storeKeyPath)
+    return true
+  }
+
   /// Registers a read of `keyPath` with Observation, and remembers its value to compare after
   /// the next batch.
+  @usableFromInline
   func trackRead<Value>(_ keyPath: KeyPath<State, Value>, value: Value) {
-    if let observed = observedValues[keyPath] {
-      observed.read(self)
-      return
+    let observed = observedKeyPath(keyPath, value: value)
+    observed.read(self)
+    guard !observed.isObserved else { return }
+    observed.value = value
+    if observedValues.isEmpty { core.register(observedStore: self) }
+    observedValues.append(observed)
+    observed.isObserved = true
+  }
+
+  /// What reads through `keyPath` observe: found by the key path object's identity, else by
+  /// its value (another object for the same key path), else made (with `value`).
+  private func observedKeyPath<Value>(
+    _ keyPath: KeyPath<State, Value>, value: Value
+  ) -> ObservedKeyPath<State, Action, Value> {
+    let id = ObjectIdentifier(keyPath)
+    for site in readSites where site.id == id {
+      return unsafeDowncast(site.observed, to: ObservedKeyPath<State, Action, Value>.self)
     }
     // NB: a key path read again after a change (a view re-rendering) reuses what its first read
     // built: the store's key path `\Store.[dynamicMember: keyPath]`, which the runtime
@@ -110,15 +170,16 @@ extension Store: ObservedStore {
     let observed: ObservedKeyPath<State, Action, Value>
     if let known = knownKeyPaths[keyPath] as? ObservedKeyPath<State, Action, Value> {
       observed = known
-      observed.value = value
     } else {
       observed = ObservedKeyPath(
         keyPath: keyPath, storeKeyPath: \Store.[dynamicMember: keyPath], value: value)
       knownKeyPaths[keyPath] = observed
     }
-    observed.read(self)
-    if observedValues.isEmpty { core.register(observedStore: self) }
-    observedValues[keyPath] = observed
+    if readSites.count < ReadSite<State, Action>.limit {
+      readSites.append(ReadSite(id: id, keyPath: keyPath, observed: observed))
+      readSiteIDs.append(id)
+    }
+    return observed
   }
 
   /// Called by the root after each batch: notifies the observers of the key paths whose values
@@ -126,13 +187,20 @@ extension Store: ObservedStore {
   @usableFromInline
   package func publishChanges() {
     let state = core.state
-    var changed: [(AnyKeyPath, ObservedValue<State, Action>)] = []
-    for (keyPath, observed) in observedValues where observed.hasChanged(in: state) {
-      changed.append((keyPath, observed))
+    var changed: [ObservedValue<State, Action>] = []
+    for observed in observedValues where observed.hasChanged(in: state) {
+      changed.append(observed)
     }
-    // NB: removing entries while iterating `observedValues` would copy the dictionary.
-    for (keyPath, _) in changed { observedValues[keyPath] = nil }
-    for (_, observed) in changed {
+    guard !changed.isEmpty else { return }
+    for observed in changed { observed.isObserved = false }
+    // NB: a row store's one observed field changed: no predicate to run (generic code here, so
+    // `removeAll(where:)` looks up its metadata at run time).
+    if changed.count == observedValues.count {
+      observedValues.removeAll(keepingCapacity: true)
+    } else {
+      observedValues.removeAll { !$0.isObserved }
+    }
+    for observed in changed {
       observed.changed(self)
       observed.forgetReaders()
     }

@@ -309,6 +309,10 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   /// read again.
   @MainActor
   private func publish() {
+    // NB: a scoped store may show a state computed from this value's fields (see
+    // ScopedStateCache.swift).
+    let stateCaches = ScopedStateCaches.all
+    if !stateCaches.isEmpty { stateCaches.emptyAll() }
     let changed: [ObservedField<Value>] = lock.withLock {
       guard !observed.isEmpty else { return [] }
       let value = value
