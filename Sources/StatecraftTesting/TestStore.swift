@@ -77,6 +77,21 @@ public final class TestStore<State, Action, ReceivedAction> {
   /// and ``finish(timeout:fileID:filePath:line:column:)`` wait for effects, by default.
   public var timeout: Duration = .seconds(1)
 
+  /// The dependency values the store reduces actions and starts effects with: those in force
+  /// when it was created, changed by its `withDependencies` closure.
+  ///
+  /// Changing them applies to the actions sent (and received) from then on, and to the effects
+  /// those start; effects already running keep the values they started with.
+  ///
+  /// ```swift
+  /// store.dependencies.date.now = Date(timeIntervalSince1970: 987_654_321)
+  /// await store.send(.tap) { $0.date = Date(timeIntervalSince1970: 987_654_321) }
+  /// ```
+  public var dependencies: DependencyValues {
+    get { harness.dependencies }
+    set { harness.dependencies = newValue }
+  }
+
   /// The state as the last assertion left it: after the last `send`, `receive`, `assert` or
   /// `skipReceivedActions()`, as in TCA. Actions not yet received are not applied to it.
   public var state: State { assertedState }

@@ -88,17 +88,37 @@ public struct DependencyReducer<Base: Reducer>: Reducer {
     }
   }
 
-  /// Another change on top of this one, kept in one reducer.
+  /// Another change, kept in this reducer rather than wrapping it in another.
+  ///
+  /// As with nested reducers, the change written closest to the reducer wins:
+  /// `Feature().dependency(\.value, 42).dependency(\.value, 1729)` reads 42.
   @inlinable
   public func dependency<Value>(
     _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
     _ value: Value
   ) -> Self {
     let value = UncheckedSendable(value)
-    let update = self.update
+    return fused { $0[keyPath: keyPath] = value.value }
+  }
+
+  /// Another transformation, kept in this reducer rather than wrapping it in another; it runs
+  /// before this reducer's own changes.
+  @inlinable
+  public func transformDependency<Value>(
+    _ keyPath: WritableKeyPath<DependencyValues, Value> & Sendable,
+    transform: @escaping @Sendable (_ value: inout Value) -> Void
+  ) -> Self {
+    fused { transform(&$0[keyPath: keyPath]) }
+  }
+
+  /// This reducer, with `outer` applied before its own changes (an outer change is applied
+  /// first, so the inner one wins).
+  @usableFromInline
+  func fused(_ outer: @escaping @Sendable (inout DependencyValues) -> Void) -> Self {
+    let inner = update
     return Self(base: base) {
-      update(&$0)
-      $0[keyPath: keyPath] = value.value
+      outer(&$0)
+      inner(&$0)
     }
   }
 }

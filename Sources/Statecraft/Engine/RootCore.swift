@@ -24,8 +24,9 @@ package final class RootCore<State, Action>: Core {
   private let storeRuntime: StoreRuntime
   /// The dependency values in force when the store was created: every action is reduced, and
   /// every effect starts, with them (as TCA's `withDependencies(from:)`), whenever and wherever
-  /// it is sent.
-  let dependencies: DependencyValues
+  /// it is sent. A test store may change them between two actions; effects already running keep
+  /// the values they started with.
+  package var dependencies: DependencyValues
   /// The runtime's registries, held here too so that the loop reaches them in one step.
   private let effects: EffectRegistry
   private let stepObservers: StepObservers
