@@ -81,10 +81,11 @@ public struct DependencyReducer<Base: Reducer>: Reducer {
   /// Runs the base reducer with the changed values; its effect runs with them too.
   @inlinable
   public func reduce(into state: inout Base.State, action: Base.Action) -> Effect<Base.Action> {
-    var dependencies = DependencyValues._current
-    update(&dependencies)
-    return DependencyValues.$_current.withValue(dependencies) {
-      base.reduce(into: &state, action: action).withDependencies(dependencies)
+    // NB: through `withDependencies`, not by writing the values by hand: a key path's write
+    // reads the value first, and swift-dependencies reports that read of a dependency that has
+    // no test value unless it happens inside `withDependencies`' update.
+    withDependencies(update) {
+      base.reduce(into: &state, action: action).withDependencies(DependencyValues._current)
     }
   }
 
