@@ -100,7 +100,13 @@ final class PagingApp: StateSubscriber {
   var onState: (Paging.State) -> Void = { _ in }
 
   init(service: PageService) {
-    store = Store(initialState: Paging.State(), system: Paging(service: service))
+    // NB: the store keeps the values in force when it is created: its feedbacks load pages
+    // from this service for as long as it runs.
+    store = withDependencies {
+      $0.pageService = service
+    } operation: {
+      Store(initialState: Paging.State(), system: Paging())
+    }
   }
 
   static func main(service: PageService, inspect: Bool = false) async {

@@ -1,3 +1,5 @@
+import Statecraft
+
 /// One page of results.
 public struct Page: Equatable, Sendable {
   public var items: [String]
@@ -90,5 +92,22 @@ actor FailOnce {
     guard request.page == page, !hasFailed else { return false }
     hasFailed = true
     return true
+  }
+}
+
+// MARK: - The dependency
+
+extension PageService: DependencyKey {
+  /// The in-process catalog, answering after 400 ms. It has no test value: a test that loads a
+  /// page without setting `pageService` fails, naming it.
+  public static let liveValue = PageService.inProcess(
+    clock: ContinuousClock(), latency: .milliseconds(400))
+}
+
+extension DependencyValues {
+  /// Where the paging feature loads its pages from.
+  public var pageService: PageService {
+    get { self[PageService.self] }
+    set { self[PageService.self] = newValue }
   }
 }

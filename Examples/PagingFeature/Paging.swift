@@ -7,7 +7,14 @@ import Statecraft
 /// is kept so that `retry` asks for it again.
 ///
 /// ```swift
-/// let store = Store(initialState: Paging.State(), system: Paging(service: service))
+/// The pages come from the `pageService` dependency, which the store's creator sets:
+///
+/// ```swift
+/// let store = withDependencies {
+///   $0.pageService = .inProcess(clock: ContinuousClock(), latency: .milliseconds(400))
+/// } operation: {
+///   Store(initialState: Paging.State(), system: Paging())
+/// }
 /// let loop = Task { await store.run() }
 /// store.send(.queryChanged("red"))
 /// await store.wait { $0.request != nil }
@@ -50,11 +57,9 @@ public struct Paging: FeedbackSystem {
     case pageFailed(PageRequest, String)
   }
 
-  let service: PageService
+  @Dependency(\.pageService) var service
 
-  public init(service: PageService) {
-    self.service = service
-  }
+  public init() {}
 
   public func reduce(into state: inout State, event: Event) {
     switch event {

@@ -1,4 +1,5 @@
 import ConcurrencyExtras
+import Dependencies
 
 /// Work a reducer asks the store to do after it has changed the state.
 ///
@@ -64,6 +65,9 @@ public struct Effect<Action> {
     indirect case cancel(id: AnyHashableSendable)
     indirect case cancelNamespace(AnyHashableSendable)
     indirect case namespaced(AnyHashableSendable, Effect<Action>)
+    /// An effect that runs with these dependency values rather than its store's: returned by a
+    /// `.dependency(...)` reducer (see Dependencies/DependencyReducer.swift).
+    indirect case dependencies(DependencyValues, Effect<Action>)
     indirect case throttle(
       id: AnyHashableSendable,
       interval: Duration,
@@ -251,6 +255,8 @@ extension Effect {
       return .init(operation: .cancelNamespace(component))
     case .namespaced(let component, let effect):
       return .init(operation: .namespaced(component, effect.map(transform)))
+    case .dependencies(let dependencies, let effect):
+      return .init(operation: .dependencies(dependencies, effect.map(transform)))
     case .throttle(let id, let interval, let sleep, let latest, let effect):
       return .init(
         operation: .throttle(
@@ -268,7 +274,8 @@ extension Effect {
       return false
     case .merge(let effects), .concatenate(let effects):
       return effects.allSatisfy(\.isSynchronous)
-    case .cancellable(_, _, let effect), .namespaced(_, let effect):
+    case .cancellable(_, _, let effect), .namespaced(_, let effect),
+      .dependencies(_, let effect):
       return effect.isSynchronous
     }
   }

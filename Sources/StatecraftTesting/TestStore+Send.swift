@@ -1,5 +1,6 @@
 import CasePathsCore
 import CustomDump
+import Dependencies
 import Statecraft
 
 extension TestStore {
@@ -142,8 +143,12 @@ extension TestStore {
     // state's outcome, so that the next step starts from their values now.
     defer { checkSharedChanges(location: location) }
     do {
-      // NB: while asserting, writes to shared values go to their expected values.
-      try tracker.withAsserting { try update?(&expected) }
+      // NB: while asserting, writes to shared values go to their expected values; and the
+      // store's dependency values are in force, so that an assertion reads `@Dependency` as the
+      // reducer did.
+      try DependencyValues.$_current.withValue(harness.dependencies) {
+        try tracker.withAsserting { try update?(&expected) }
+      }
     } catch {
       location.report("The state assertion threw an error: \(error)")
       return

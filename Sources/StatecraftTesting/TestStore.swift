@@ -1,5 +1,6 @@
 import ConcurrencyExtras
 import CustomDump
+import Dependencies
 import IssueReporting
 import Statecraft
 
@@ -76,6 +77,21 @@ public final class TestStore<State, Action, ReceivedAction> {
   /// and ``finish(timeout:fileID:filePath:line:column:)`` wait for effects, by default.
   public var timeout: Duration = .seconds(1)
 
+  /// The dependency values the store reduces actions and starts effects with: those in force
+  /// when it was created, changed by its `withDependencies` closure.
+  ///
+  /// Changing them applies to the actions sent (and received) from then on, and to the effects
+  /// those start; effects already running keep the values they started with.
+  ///
+  /// ```swift
+  /// store.dependencies.date.now = Date(timeIntervalSince1970: 987_654_321)
+  /// await store.send(.tap) { $0.date = Date(timeIntervalSince1970: 987_654_321) }
+  /// ```
+  public var dependencies: DependencyValues {
+    get { harness.dependencies }
+    set { harness.dependencies = newValue }
+  }
+
   /// The state as the last assertion left it: after the last `send`, `receive`, `assert` or
   /// `skipReceivedActions()`, as in TCA. Actions not yet received are not applied to it.
   public var state: State { assertedState }
@@ -128,14 +144,42 @@ extension TestStore where Action == ReceivedAction {
   ///
   /// `send` asserts the state right after the sent action; the actions its effects send back
   /// (`.send` effects included) are asserted with `receive`.
+  ///
+  /// `prepareDependencies` changes the dependency values the feature runs with: every action
+  /// is reduced, and every effect runs, with them, in the feature and in every child it
+  /// composes (a child's own `.dependency(...)` still applies on top). A dependency the test
+  /// did not set and whose `testValue` is unimplemented fails the test with its name when it is
+  /// used.
+  ///
+  /// ```swift
+  /// let store = TestStore(initialState: Search.State()) {
+  ///   Search()
+  /// } withDependencies: {
+  ///   $0.continuousClock = clock
+  ///   $0.searchClient.search = { _ in ["Milk"] }
+  /// }
+  /// ```
   public convenience init<R: Reducer<State, Action>>(
     initialState: @autoclosure () -> State,
     @ReducerBuilder<State, Action> reducer: () -> R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) {
+    let (initialState, harness) = withDependencies(prepareDependencies) {
+      Self.reducerHarness(
+        initialState: initialState, reducer: reducer,
+        creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+    self.init(initialState: initialState, harness: harness)
+  }
+
+  /// The harness of a reducer's test store, made with the dependency values in force.
+  private static func reducerHarness<R: Reducer<State, Action>>(
+    initialState: () -> State, reducer: () -> R, creation: CallSite
+  ) -> (State, Harness<State, Action, ReceivedAction>) {
     let sharing = TestSharing()
     let initialState = sharing.makeInitialState(initialState)
     let reducer = sharing.run(reducer)
@@ -155,9 +199,9 @@ extension TestStore where Action == ReceivedAction {
         return nil
       },
       sendAsserts: .sentAction,
-      creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+      creation: creation
     )
-    self.init(initialState: initialState, harness: harness)
+    return (initialState, harness)
   }
 }
 
@@ -175,15 +219,30 @@ extension TestStore {
   /// `transform(action:)` rewrote it into). Mutations applied later (by asynchronous work, or
   /// by an action that `transform(action:)` delayed) are asserted with `receive`, one mutation
   /// at a time. The routes the reactor publishes are asserted with
-  /// ``receive(route:fileID:filePath:line:column:)``.
+  /// ``receive(route:fileID:filePath:line:column:)``. `prepareDependencies` changes the
+  /// dependency values that `mutate`, `reduce` and their effects read.
   public convenience init<R: Reactor>(
     initialState: @autoclosure () -> State,
     reactor: R,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) where R.State == State, R.Action == Action, R.Mutation == ReceivedAction {
+    let (initialState, harness) = withDependencies(prepareDependencies) {
+      Self.reactorHarness(
+        initialState: initialState, reactor: reactor,
+        creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+    self.init(initialState: initialState, harness: harness)
+  }
+
+  /// The harness of a reactor's test store, made with the dependency values in force.
+  private static func reactorHarness<R: Reactor>(
+    initialState: () -> State, reactor: R, creation: CallSite
+  ) -> (State, Harness<State, Action, ReceivedAction>)
+  where R.State == State, R.Action == Action, R.Mutation == ReceivedAction {
     let sharing = TestSharing()
     let initialState = sharing.makeInitialState(initialState)
     let log = ReceivedLog<State, ReceivedAction>()
@@ -194,19 +253,18 @@ extension TestStore {
     let reducer = ReactorReducer(reactor: reactor, routes: routes) { mutation, before, after in
       MainActor.assumeIsolated { log.record(mutation, before: before, after: after) }
     }
-    self.init(
+    let harness = Harness(
       initialState: initialState,
-      harness: Harness(
-        initialState: initialState,
-        sharing: sharing,
-        log: log,
-        reduce: { reducer.reduce(into: &$0, action: $1) },
-        embed: { .action($0) },
-        received: { _ in nil },
-        sendAsserts: .wholeBatch,
-        creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
-        start: .subscribe
-      ))
+      sharing: sharing,
+      log: log,
+      reduce: { reducer.reduce(into: &$0, action: $1) },
+      embed: { .action($0) },
+      received: { _ in nil },
+      sendAsserts: .wholeBatch,
+      creation: creation,
+      start: .subscribe
+    )
+    return (initialState, harness)
   }
 
   /// A test store that runs a feedback system. The loop starts now (the feedbacks see the
@@ -214,29 +272,44 @@ extension TestStore {
   ///
   /// ``finish(timeout:fileID:filePath:line:column:)`` first waits for the feedbacks in flight,
   /// so that the events they send must be received too, and then stops the loop.
+  /// `prepareDependencies` changes the dependency values that the system's `reduce`, its
+  /// feedbacks and their work read.
   public convenience init<S: FeedbackSystem>(
     initialState: @autoclosure () -> State,
     system: S,
+    withDependencies prepareDependencies: (inout DependencyValues) -> Void = { _ in },
     fileID: StaticString = #fileID,
     filePath: StaticString = #filePath,
     line: UInt = #line,
     column: UInt = #column
   ) where S.State == State, S.Event == Action, S.Event == ReceivedAction {
+    let (initialState, harness) = withDependencies(prepareDependencies) {
+      Self.systemHarness(
+        initialState: initialState, system: system,
+        creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
+    }
+    self.init(initialState: initialState, harness: harness)
+  }
+
+  /// The harness of a feedback system's test store, made with the dependency values in force.
+  private static func systemHarness<S: FeedbackSystem>(
+    initialState: () -> State, system: S, creation: CallSite
+  ) -> (State, Harness<State, Action, ReceivedAction>)
+  where S.State == State, S.Event == Action, S.Event == ReceivedAction {
     let sharing = TestSharing()
     let initialState = sharing.makeInitialState(initialState)
     let reducer = FeedbackReducer(system: system, loop: FeedbackLoop())
-    self.init(
+    let harness = Harness(
       initialState: initialState,
-      harness: Harness(
-        initialState: initialState,
-        sharing: sharing,
-        reduce: { reducer.reduce(into: &$0, action: $1) },
-        embed: { .event($0) },
-        received: { if case .feedback(let event) = $0 { event } else { nil } },
-        sendAsserts: .sentAction,
-        creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column),
-        start: .start,
-        stop: .stop
-      ))
+      sharing: sharing,
+      reduce: { reducer.reduce(into: &$0, action: $1) },
+      embed: { .event($0) },
+      received: { if case .feedback(let event) = $0 { event } else { nil } },
+      sendAsserts: .sentAction,
+      creation: creation,
+      start: .start,
+      stop: .stop
+    )
+    return (initialState, harness)
   }
 }

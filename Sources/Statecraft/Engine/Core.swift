@@ -1,6 +1,7 @@
 // Owns what every store's runtime does, whatever it is: the `Core` protocol that a `Store` holds,
 // with its two conformers, RootCore.swift (owns the state, runs the send loop) and
 // ScopedCore.swift (reads through to a parent, forwards to it); and the context an effect runs in.
+import Dependencies
 
 /// The runtime behind a ``Store``: the root that owns the state, or a scope that reads through to
 /// its parent. A `Store` is a thin, observable face on one of these.
@@ -45,6 +46,10 @@ struct EffectContext {
   var keys: [CancellationKey]
   let sendGroup: EffectGroup
   var taskGroups: [EffectGroup]
+  /// The dependency values the effect runs with: the root's, captured when the store was
+  /// created, or those of the `.dependency(...)` reducer that returned it (see
+  /// Dependencies/DependencyReducer.swift).
+  var dependencies: DependencyValues
   /// The root action whose reduction returned the effect, while a step observer is registered
   /// (see StepObservers.swift); nil otherwise, so that no action is boxed for nothing.
   var cause: Any? = nil

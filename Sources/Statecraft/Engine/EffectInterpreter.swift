@@ -4,6 +4,7 @@
 // ThrottleStateMachine.swift). It keeps the subscriptions that are running. Actions come back to
 // the send loop through RootCore.swift.
 import ConcurrencyExtras
+import Dependencies
 
 /// Carries out the effects of one root store.
 @MainActor
@@ -95,6 +96,11 @@ final class EffectInterpreter<State, Action> {
       context.namespace.append(component)
       start(effect, context)
 
+    case .dependencies(let dependencies, let effect):
+      var context = context
+      context.dependencies = dependencies
+      start(effect, context)
+
     case .throttle(let id, let interval, let sleep, let latest, let effect):
       let key = CancellationKey(namespace: context.namespace, id: id)
       let startEffect: @MainActor () -> Void = { [weak self] in self?.start(effect, context) }
@@ -130,7 +136,10 @@ final class EffectInterpreter<State, Action> {
         self?.subscriptionFinished(ObjectIdentifier(subscription))
       }
     )
-    let cancel = subscribe(subscriber)
+    // NB: a source subscribed to here reads `@Dependency` as the effect's tasks do.
+    let cancel = DependencyValues.$_current.withValue(context.dependencies) {
+      subscribe(subscriber)
+    }
     guard !subscription.isFinished else { return }
     let id = ObjectIdentifier(subscription)
     let token = effects.spawn(context, priority: nil) { [weak self] in

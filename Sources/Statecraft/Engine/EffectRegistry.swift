@@ -2,6 +2,7 @@
 // their tokens by cancellation key and by child namespace, the one way to cancel one
 // (`cancelEffect(_:)`), the child instances they run in, the throttle windows' state, and the test
 // store's waiters on effects.
+import Dependencies
 
 /// The running effects of a store tree and their cancellation ids.
 @MainActor
@@ -95,8 +96,14 @@ package final class EffectRegistry {
     let token = nextToken
     nextToken &+= 1
     let scope = EffectScope(registry: weakSelf, namespace: context.namespace)
+    let dependencies = context.dependencies
     let task = Task(priority: priority) { @MainActor [weak self] in
-      await EffectScope.$current.withValue(scope) { await body() }
+      // NB: the effect's own values, not whatever the task that spawned it had: a `.run` that
+      // starts later (a concatenation's step, a throttled effect) runs with the values of the
+      // store, or of the `.dependency(...)` reducer, that returned it.
+      await DependencyValues.$_current.withValue(dependencies) {
+        await EffectScope.$current.withValue(scope) { await body() }
+      }
       self?.finished(token)
     }
     changeCount &+= 1

@@ -2,7 +2,10 @@
 // batch runs, and the order of a batch (reduce, start the effect, check departed children, drain
 // the queue, publish). What the loop has pending is kept by SendLoopStateMachine.swift; effects
 // are carried out by EffectInterpreter.swift; observers are told by ObserverRegistry.swift.
+// The dependency values in force when the root is made are the ones it reduces with and starts
+// effects with.
 import ConcurrencyExtras
+import Dependencies
 
 /// The root of a store tree: owns the state and the reducer, and runs the send loop.
 @MainActor
@@ -20,6 +23,11 @@ package final class RootCore<State, Action>: Core {
   /// (see Inspection.swift). Nil for a root made from a bare `reduction`.
   let reduceWithoutEffects: ((inout State, Action) -> Void)?
   private let storeRuntime: StoreRuntime
+  /// The dependency values in force when the store was created: every action is reduced, and
+  /// every effect starts, with them (as TCA's `withDependencies(from:)`), whenever and wherever
+  /// it is sent. A test store may change them between two actions; effects already running keep
+  /// the values they started with.
+  package var dependencies: DependencyValues
   /// The runtime's registries, held here too so that the loop reaches them in one step.
   private let effects: EffectRegistry
   private let stepObservers: StepObservers
@@ -50,6 +58,7 @@ package final class RootCore<State, Action>: Core {
     self.reduction = reduction
     self.reduceWithoutEffects = reduceWithoutEffects
     self.storeRuntime = runtime
+    self.dependencies = DependencyValues._current
     self.effects = runtime.effects
     self.stepObservers = runtime.stepObservers
     self.stateCaches = runtime.stateCaches
@@ -219,6 +228,17 @@ package final class RootCore<State, Action>: Core {
   private func reduce(
     _ action: Action, origin: ActionOrigin, cause: Any?, group: inout EffectGroup?
   ) {
+    // NB: one task-local binding per action, around the reducer and the start of its effect:
+    // `@Dependency` reads the store's values whoever sends (a view, an effect of another store,
+    // a test), and the effect's tasks inherit nothing else (see `EffectContext.dependencies`).
+    DependencyValues.$_current.withValue(dependencies) {
+      reduceWithDependencies(action, origin: origin, cause: cause, group: &group)
+    }
+  }
+
+  private func reduceWithDependencies(
+    _ action: Action, origin: ActionOrigin, cause: Any?, group: inout EffectGroup?
+  ) {
     if !stepObservers.isEmpty { stepObservers.tellWillReduce() }
     emptyStateCaches()
     defer { emptyStateCaches() }
@@ -298,6 +318,6 @@ package final class RootCore<State, Action>: Core {
       effect,
       EffectContext(
         namespace: [], keys: [], sendGroup: sendGroup, taskGroups: [sendGroup],
-        cause: stepObservers.isEmpty ? nil : action))
+        dependencies: dependencies, cause: stepObservers.isEmpty ? nil : action))
   }
 }

@@ -266,6 +266,8 @@ extension Effect {
     case .namespaced(let component, let effect):
       guard let child = component.base as? ChildNamespace else { return self }
       return Self(operation: .namespaced(AnyHashableSendable(child.inScope(keyPath)), effect))
+    case .dependencies(let dependencies, let effect):
+      return Self(operation: .dependencies(dependencies, effect.inScope(keyPath)))
     case .merge(let effects):
       return Self(operation: .merge(effects.map { $0.inScope(keyPath) }))
     case .concatenate(let effects):

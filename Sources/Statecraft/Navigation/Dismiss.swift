@@ -99,6 +99,8 @@ extension Effect {
           id: id, cancelInFlight: cancelInFlight, effect.withDismissal(dismiss)))
     case .namespaced(let component, let effect):
       return Self(operation: .namespaced(component, effect.withDismissal(dismiss)))
+    case .dependencies(let dependencies, let effect):
+      return Self(operation: .dependencies(dependencies, effect.withDismissal(dismiss)))
     case .throttle(let id, let interval, let sleep, let latest, let effect):
       return Self(
         operation: .throttle(

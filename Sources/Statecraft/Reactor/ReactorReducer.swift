@@ -110,6 +110,9 @@ package struct ReactorReducer<R: Reactor>: Reducer {
         operation: .cancellable(
           id: id, cancelInFlight: cancelInFlight,
           reduceImmediateMutations(effect, into: &state)))
+    case .dependencies(let dependencies, let effect):
+      return Effect(
+        operation: .dependencies(dependencies, reduceImmediateMutations(effect, into: &state)))
     default:
       return effect
     }

@@ -1,3 +1,4 @@
+import Dependencies
 import Statecraft
 
 /// Runs a test store's feature on the engine and records what its effects send back, with the
@@ -10,6 +11,9 @@ final class Harness<State, Action, ReceivedAction> {
   private let readState: () -> State
   private let sendAction: (Action) -> StoreTask
   private let stopLoop: (() -> Void)?
+  /// Reads and writes the dependency values the store reduces and starts effects with.
+  private let readDependencies: () -> DependencyValues
+  private let writeDependencies: (DependencyValues) -> Void
   /// The store, kept until the test store goes, so that it can still be read after `finish()`.
   private let root: AnyObject
   var isFinished = false
@@ -70,6 +74,8 @@ final class Harness<State, Action, ReceivedAction> {
       defer { log.phase = .idle }
       return root.send(embed(action), group: nil)
     }
+    self.readDependencies = { [unowned root] in root.dependencies }
+    self.writeDependencies = { [unowned root] in root.dependencies = $0 }
     self.stopLoop = stop.map { stop in { [unowned root] in _ = root.send(stop, group: nil) } }
     MainSerialExecutorUse.begin()
     if let start { _ = root.send(start, group: nil) }
@@ -77,6 +83,12 @@ final class Harness<State, Action, ReceivedAction> {
 
   /// The store's state now.
   var currentState: State { readState() }
+
+  /// The dependency values the store reduces and starts effects with.
+  var dependencies: DependencyValues {
+    get { readDependencies() }
+    set { writeDependencies(newValue) }
+  }
 
   /// Sends an action; returns its task and the state that `send` asserts.
   func send(_ action: Action) -> (StoreTask, State) {

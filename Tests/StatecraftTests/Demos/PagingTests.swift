@@ -11,10 +11,9 @@ extension Engine {
     func makeStore(failingPage: Int? = nil) -> TestStore<
       Paging.State, Paging.Event, Paging.Event
     > {
-      TestStore(
-        initialState: Paging.State(),
-        system: Paging(
-          service: .inProcess(clock: clock, latency: .seconds(1), failingPage: failingPage)))
+      TestStore(initialState: Paging.State(), system: Paging()) {
+        $0.pageService = .inProcess(clock: clock, latency: .seconds(1), failingPage: failingPage)
+      }
     }
 
     let first = PageRequest(query: "", page: 0)

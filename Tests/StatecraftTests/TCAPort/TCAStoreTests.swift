@@ -16,8 +16,9 @@ import Testing
 extension Engine {
   /// The Composable Architecture's `StoreTests`, ported to Statecraft's spelling.
   ///
-  /// Not ported: dependency overrides (`testOverrideDependencies…`, `testStoreVsTestStore…`,
-  /// `testInit_…WithDependencies`), `testScopeCallCount…` (counts TCA's internal scope
+  /// The dependency tests (`testOverrideDependencies…`, `testInit_…WithDependencies`,
+  /// `testSurroundingDependencies`) are ported in TCADependencyTests.swift. Not ported:
+  /// `testStoreVsTestStore…` (a known failure in TCA), `testScopeCallCount…` (counts TCA's internal scope
   /// closures), view stores. `@Presents` and `@Shared` scoping have suites of their own, in
   /// Navigation/ and Sharing/, written for Statecraft rather than ported (TCA's tests of them
   /// lean on its macros and dependencies).

@@ -16,10 +16,10 @@ import Testing
 extension Engine {
   /// The Composable Architecture's `TestStoreTests`, ported to Statecraft's spelling.
   ///
-  /// Not ported: the `@Dependency` overrides (`testOverrideDependencies…`,
-  /// `testDependenciesEarlyBinding`, `testPrepareDependenciesCalledOnce`) and `dismiss`
-  /// (`testDismissCancelsEffects`, `testDismissedStoreSend`): Statecraft has no dependency
-  /// system; `@Shared` state (`testAssert_StreamDependencyOnReducerWithSharedState…`, issue 18);
+  /// The `@Dependency` tests (`testOverrideDependencies…`, `testDependenciesEarlyBinding`,
+  /// `testPrepareDependenciesCalledOnce`) are ported in TCADependencyTests.swift. Not ported:
+  /// `dismiss` of a test store's root (`testDismissCancelsEffects`, `testDismissedStoreSend`);
+  /// `@Shared` state (`testAssert_StreamDependencyOnReducerWithSharedState…`, issue 18);
   /// `BindingReducer` with `@ObservableState` (`testBindingTestStore_WhenStateAndActionHaveSameName`,
   /// a macro).
   @MainActor
