@@ -20,7 +20,7 @@ extension Shared {
 }
 
 extension SharedReader {
-  /// A publisher of the value's changes, as ``Shared/publisher``.
+  /// A publisher of the value's changes, as `Shared.publisher`.
   public var publisher: AnyPublisher<Value, Never> {
     sharedPublisher(observeChanges)
   }

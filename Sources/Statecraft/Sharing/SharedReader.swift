@@ -109,7 +109,7 @@ public struct SharedReader<Value: Sendable>: Sendable {
   /// Why the value could not be loaded or saved, if the last attempt failed.
   public var error: (any Error)? { base.error }
 
-  /// See ``Shared/observeChanges(_:)``.
+  /// Calls `onChange` with the new value after each change, as a `Shared` does.
   package func observeChanges(_ onChange: @escaping @Sendable (Value) -> Void)
     -> SharedSubscription
   {
