@@ -4,13 +4,13 @@ import Foundation
 /// asserted like a state change.
 ///
 /// Between two assertions the tracker keeps, for each shared value that changed, the value it
-/// had at the last assertion. While a test's assertion closure runs (``withAsserting(_:)``),
-/// writes to a tracked shared value go to the *expected* value instead of the real one, and
-/// reads return it. ``check(exhaustive:)`` then compares the expected values with the real ones.
+/// had at the last assertion. While a test's assertion closure runs
+/// (``assert(_:fileID:filePath:line:column:)``, or a test store's `send` closure), writes to a
+/// tracked shared value go to the *expected* value instead of the real one, and reads return it.
+/// The expected values are then compared with the real ones.
 ///
 /// A test store has one; ``withSharedChangeTracking(_:)`` makes one for code outside a store.
-///
-/// NB: `@unchecked Sendable`: every field is read and written under `lock`.
+// NB: `@unchecked Sendable`: every field is read and written under `lock`.
 public final class SharedChangeTracker: @unchecked Sendable {
   private struct Change {
     let reference: any AnySharedReference
