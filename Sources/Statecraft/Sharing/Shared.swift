@@ -239,7 +239,8 @@ public struct Shared<Value: Sendable>: Sendable {
   @usableFromInline
   func readProjected<Member>(_ keyPath: KeyPath<Value, Member>) -> Member {
     let projection = projection!
-    return projection.root.read(at: projection.keyPath.appending(path: keyPath)!, as: Member.self)
+    let root = projection.root
+    return root.read(at: root.appending(projection.keyPath, keyPath), as: Member.self)
   }
 
   func mutate<Result>(_ body: (inout Value) throws -> Result) rethrows -> Result {

@@ -40,6 +40,10 @@ package protocol AnySharedReference: AnyObject, Sendable {
   /// Calls `onChange` with the new value after each change, on the thread that made it, until
   /// the returned subscription is cancelled.
   func observeChanges(_ onChange: @escaping @Sendable (Any) -> Void) -> SharedSubscription
+  /// `base` (a key path from the value) appended with `member`: the same key path object for
+  /// the same two key path objects, so that reads through a derived shared value observe one
+  /// field entry rather than a new one per read.
+  func appending(_ base: AnyKeyPath, _ member: AnyKeyPath) -> AnyKeyPath
 }
 
 /// A value that holds a shared reference: ``Shared``.
@@ -83,6 +87,8 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   /// What `observeChanges` added: called after each change.
   private var changeObservers: [(id: UInt64, onChange: @Sendable (Any) -> Void)] = []
   private var nextObserverID: UInt64 = 0
+  /// What `appending` made, by the identities of the two key paths it appended.
+  private var appendedKeyPaths: [AppendedKeyPath.ID: AppendedKeyPath] = [:]
 
   init(
     value: Value,
@@ -255,6 +261,20 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
     return try mutate { try body(&$0[keyPath: keyPath]) }
   }
 
+  package func appending(_ base: AnyKeyPath, _ member: AnyKeyPath) -> AnyKeyPath {
+    let id = AppendedKeyPath.ID(base: ObjectIdentifier(base), member: ObjectIdentifier(member))
+    if let found = lock.withLock({ appendedKeyPaths[id] }) { return found.path }
+    let path = base.appending(path: member)!
+    lock.withLock {
+      // NB: bounded, as the observed fields are: key paths built at run time find no entry,
+      // and stop adding one past the bound.
+      if appendedKeyPaths.count < ObservedFieldEntry<Value>.aliasLimit {
+        appendedKeyPaths[id] = AppendedKeyPath(base: base, member: member, path: path)
+      }
+    }
+    return path
+  }
+
   // MARK: - Change observers
 
   package func observeChanges(_ onChange: @escaping @Sendable (Any) -> Void)
@@ -395,6 +415,18 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
     if let isEqual, isEqual(expected, current) { return nil }
     return diff(expected, current) ?? (isEqual == nil ? nil : "\(expected) ≠ \(current)")
   }
+}
+
+/// A key path that a derived shared value reads through, made once from the two it appends
+/// (which it keeps alive, so that their identities name it).
+struct AppendedKeyPath {
+  struct ID: Hashable {
+    let base: ObjectIdentifier
+    let member: ObjectIdentifier
+  }
+  let base: AnyKeyPath
+  let member: AnyKeyPath
+  let path: AnyKeyPath
 }
 
 /// One way of reading an observed field: the identity of a key path that read it, and the field.

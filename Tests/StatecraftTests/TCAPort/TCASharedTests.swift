@@ -416,6 +416,17 @@ extension Engine {
       #expect(count.wrappedValue == 1)
     }
 
+    @Test func readsThroughDerivedSharedValuesObserveOneFieldEntry() {
+      let settings = Shared(value: Settings())
+      for _ in 1...200 {
+        let isOn: Shared<Bool> = settings.isOn
+        let count: SharedReader<Int> = settings.reader.count
+        _ = isOn.wrappedValue
+        _ = count.wrappedValue
+      }
+      #expect(settings.reference!.observed.count == 2)
+    }
+
     @Test func aDerivedSharedValueWritesItsFieldAndAReaderCantBeWritten() {
       let settings = Shared(value: Settings())
       let isOn: Shared<Bool> = settings.isOn
