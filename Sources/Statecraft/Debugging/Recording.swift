@@ -116,14 +116,6 @@ public struct Recording<State, Action> {
   }
 }
 
-extension Shared {
-  /// The value as a recording reads it: while a snapshot is read
-  /// (`SharedSnapshot.whileReading`), the value it had then; otherwise the value now.
-  package var recordedValue: Value {
-    SharedSnapshot.reading?.value(of: reference) as? Value ?? reference.currentValue
-  }
-}
-
 extension Recording: Sendable where State: Sendable, Action: Sendable {}
 extension Recording.Checkpoint: Sendable where State: Sendable {}
 extension Recording: Equatable where State: Equatable, Action: Equatable {

@@ -284,6 +284,32 @@ extension Diagnostics {
     """
   }
 
+  static func presentationCaseMismatch(current: Any, asked: Any.Type) -> String {
+    """
+    Can't modify unrelated case "\(caseName(of: current))": a case holding '\(asked)' was \
+    changed while the enum destination or stack element was in another case:
+
+      \(current)
+
+    The state was left as it was. Check the case first \
+    ('if state.$destination[case: \\.x] != nil'), or assign the whole value \
+    ('state.destination = .x(...)').
+    """
+  }
+
+  static func stackAppendWithStaleID(id: Any, lastID: Any) -> String {
+    """
+    An element was appended to a stack with an id the stack has already used:
+
+      id: \(id)
+      last id: \(lastID)
+
+    Stack ids are never reused, so that an action for a popped element never reaches a newer \
+    one; the element was appended with a fresh id. Append with the id of a '.push(id:state:)' \
+    only once, or append without an id.
+    """
+  }
+
   static func stackPushWithStaleID(id: Any, lastID: Any, statePath: AnyKeyPath, parent: Any.Type)
     -> String
   {
@@ -311,5 +337,10 @@ extension Diagnostics {
     store of an old presentation. Scope a new store for each presentation, e.g. \
     'store.scope(state: \\.$child, action: \\.child)'.
     """
+  }
+
+  /// The name of the case of the enum `value`, else its description.
+  private static func caseName(of value: Any) -> String {
+    Mirror(reflecting: value).children.first?.label ?? String(describing: value)
   }
 }

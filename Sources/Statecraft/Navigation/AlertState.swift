@@ -78,6 +78,14 @@ public struct ConfirmationDialogState<Action>: _EphemeralState {
   }
 }
 
+extension AlertState {
+  public static var _buttonActionType: Any.Type { Action.self }
+}
+
+extension ConfirmationDialogState {
+  public static var _buttonActionType: Any.Type { Action.self }
+}
+
 extension AlertState: Equatable where Action: Equatable {}
 extension AlertState: Hashable where Action: Hashable {}
 extension AlertState: Sendable where Action: Sendable {}

@@ -12,9 +12,12 @@ import CasePathsCore
 ///
 /// It is `CasePathable` (written by hand, no macro), so case key paths reach through it:
 /// `\.detail.presented.save`, `\.detail.dismiss`.
+///
+/// The child's action is boxed (an `indirect` case), so that a feature may present itself:
+/// `case child(PresentationAction<Action>)` in its own `Action`.
 public enum PresentationAction<Action> {
   /// An action of the presented child.
-  case presented(Action)
+  indirect case presented(Action)
   /// Ends the presentation: the parent sees this action while the child is still presented,
   /// then the child's state is set to nil.
   case dismiss

@@ -30,7 +30,8 @@ extension Reducer {
   /// - The child can end its own presentation with `Effect.dismiss()` or a ``DismissEffect``.
   /// - An ``AlertState`` or ``ConfirmationDialogState`` child (or an enum destination in a case
   ///   that holds one) is dismissed by any of its actions (a pressed button). What counts is the
-  ///   child before the action: a child that turns itself into an alert shows it.
+  ///   child before the action: a child that turns itself into an alert shows it. An action for
+  ///   another case of the destination is reported, and leaves the alert up.
   @inlinable
   public func ifLet<ChildState, ChildAction, Child: Reducer<ChildState, ChildAction>>(
     _ toPresentation: WritableKeyPath<State, PresentationState<ChildState>>,
@@ -155,7 +156,9 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       let presented = state[keyPath: toPresentation].id
       // NB: whether the child was an alert or a dialog *before* the action: a child that turns
       // itself into an alert (a destination changing its own case) shows that alert.
-      let wasEphemeral = presented != nil && isEphemeral(state[keyPath: toPresentation].value)
+      let wasEphemeral =
+        presented != nil
+        && dismissesEphemeral(state[keyPath: toPresentation].value, action: childAction)
       let childEffect = reduceChild(into: &state, action: childAction, action: action)
       let parentEffect = parent.reduce(into: &state, action: action)
       // NB: an alert or a dialog goes away with the button that was pressed, unless the parent
@@ -234,16 +237,27 @@ struct PresentedIdentity: Hashable, Sendable {
 }
 
 /// State that is dismissed by any of its actions: an alert, a confirmation dialog.
-public protocol _EphemeralState {}
+public protocol _EphemeralState {
+  /// The type of the actions its buttons send.
+  static var _buttonActionType: Any.Type { get }
+}
 
-/// Whether `state` is an alert or a dialog, or an enum destination whose case holds one.
+/// Whether `action`, sent to the presented `state`, dismisses it: `state` is an alert or a
+/// dialog, or an enum destination in a case that holds one and `action` is that case's (its
+/// payload is one of the alert's actions). An action for another case of the destination (a
+/// misuse, which the destination's `Scope` reports) leaves the alert up.
 // NB: runs for every action of a presented child: a child that is not an enum (a sheet's
 // struct) is answered by its conformance alone, without reflecting it.
-func isEphemeral<State>(_ state: State?) -> Bool {
+func dismissesEphemeral<State, Action>(_ state: State?, action: Action) -> Bool {
   guard let state else { return false }
   if state is any _EphemeralState { return true }
   guard EnumTag.of(state) != nil,
-    let payload = Mirror(reflecting: state).children.first?.value
+    let payload = Mirror(reflecting: state).children.first?.value as? any _EphemeralState
   else { return false }
-  return payload is any _EphemeralState
+  let buttonActionType = type(of: payload)._buttonActionType
+  if Action.self == buttonActionType { return true }
+  guard EnumTag.of(action) != nil,
+    let actionPayload = Mirror(reflecting: action).children.first?.value
+  else { return false }
+  return type(of: actionPayload) == buttonActionType
 }

@@ -1,6 +1,7 @@
 import CasePathsCore
 import ConcurrencyExtras
 import CustomDump
+import IssueReporting
 
 /// Optional child state that a parent presents (a sheet, a cover, a pushed screen, an alert),
 /// with an identity: each fresh presentation is a new ``PresentationID``.
@@ -39,14 +40,26 @@ import CustomDump
 /// presentation.
 @propertyWrapper
 public struct PresentationState<State> {
-  @usableFromInline var value: State?
+  // NB: the child lives in a box, copied on write: a copy of the state shares it, so `==` on
+  // two copies answers without comparing the children, and a feature may present itself
+  // (`@Presents var child: State?` in its own `State`).
+  @usableFromInline var storage: PresentationStorage<State>
   /// The identity of the presented child; nil while nothing is presented.
   public private(set) var id: PresentationID?
 
   /// A presentation of `wrappedValue` (a fresh identity), or nothing when it is nil.
   public init(wrappedValue: State?) {
-    value = wrappedValue
+    storage = PresentationStorage(wrappedValue)
     id = wrappedValue == nil ? nil : PresentationID()
+  }
+
+  /// The child, read from the box or written to a box of this presentation's own.
+  @usableFromInline var value: State? {
+    @inlinable get { storage.value }
+    @inlinable _modify {
+      if !isKnownUniquelyReferenced(&storage) { storage = PresentationStorage(storage.value) }
+      yield &storage.value
+    }
   }
 
   /// The presented child state, or nil. Setting it presents afresh; mutating it in place does
@@ -81,12 +94,11 @@ public struct PresentationState<State> {
   public var isPresented: Bool { value != nil }
 
   /// Whether `new`, assigned over `old`, is the same child: both `Identifiable` with the same
-  /// `id` (a copy of the child, changed and assigned back).
+  /// `id` (a copy of the child, changed and assigned back), or an enum destination in the same
+  /// case whose payloads are `Identifiable` with the same `id`.
   private static func isSameChild(_ old: State?, _ new: State?) -> Bool {
-    guard let old, let new, let oldID = ChildIdentity.identifiableID(of: old) else {
-      return false
-    }
-    return ChildIdentity.identifiableID(of: new) == oldID
+    guard let old, let new else { return false }
+    return ChildIdentity.isSame(old, new)
   }
 }
 
@@ -104,9 +116,22 @@ public struct PresentationID: Hashable, Comparable, Sendable, CustomStringConver
   public var description: String { "#\(rawValue)" }
 }
 
+/// The box of a presented child.
+// NB: @unchecked Sendable is safe: `PresentationState` writes the box only when it holds the only
+// reference to it (copy on write), so a box that two values share is never written, and a
+// `PresentationState` is `Sendable` only when its child is.
+@usableFromInline
+final class PresentationStorage<State>: @unchecked Sendable {
+  @usableFromInline var value: State?
+  @usableFromInline init(_ value: State?) { self.value = value }
+}
+
 extension PresentationState: Equatable where State: Equatable {
-  /// Equal when the presented children are (the identities are not compared).
-  public static func == (lhs: Self, rhs: Self) -> Bool { lhs.value == rhs.value }
+  /// Equal when the presented children are (the identities are not compared). Two copies of one
+  /// presentation that neither changed since are equal without comparing their children.
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.storage === rhs.storage || lhs.value == rhs.value
+  }
 }
 
 extension PresentationState: Hashable where State: Hashable {
@@ -153,6 +178,43 @@ extension PresentationState where State: CasePathable {
       presentation.id = id
     }
     return presentation
+  }
+
+  /// The presented child in one case of an enum destination, to read or change in place: nil
+  /// while nothing is presented or the destination is in another case.
+  ///
+  /// ```swift
+  /// state.$destination[case: \.counter]?.count += 1   // the counter, if it is presented
+  /// state.$destination[case: \.counter] = nil         // dismisses the counter
+  /// ```
+  ///
+  /// Changing the child in place keeps its presentation (its effects go on); setting a child
+  /// while nothing is presented presents it afresh. Setting nil dismisses the child when it is
+  /// in this case. Changing the case while the destination is in another one is reported, and
+  /// leaves the destination as it was.
+  // NB: disfavored, so that `\.$destination[case: \.x]` where a presentation is expected (a
+  // `scope`) is the presentation above; `?.` and assignment reach this one.
+  @_disfavoredOverload
+  public subscript<Case>(case casePath: CaseKeyPath<State, Case>) -> Case? {
+    get { value.flatMap { $0[case: casePath] } }
+    _modify {
+      let current = value
+      var child = current.flatMap { $0[case: casePath] }
+      let wasInCase = child != nil
+      yield &child
+      switch (current, wasInCase, child) {
+      case (nil, _, nil):
+        break
+      case (nil, _, let child?):
+        wrappedValue = casePath(child)
+      case (_?, true, let child?):
+        value = casePath(child)
+      case (_?, true, nil):
+        wrappedValue = nil
+      case (let current?, false, _):
+        reportIssue(Diagnostics.presentationCaseMismatch(current: current, asked: Case.self))
+      }
+    }
   }
 }
 

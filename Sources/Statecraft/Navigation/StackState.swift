@@ -1,4 +1,6 @@
+import CasePathsCore
 import CustomDump
+import IssueReporting
 import OrderedCollections
 
 /// A navigation stack: the states of the screens pushed on a root, in order, each with a
@@ -83,10 +85,62 @@ public struct StackState<Element> {
     elements.removeSubrange((index + 1)...)
   }
 
-  /// Appends `element` with `id` (greater than every id this stack has held).
-  mutating func append(_ element: Element, id: StackElementID) {
+  /// Appends `element` with `id`: the id a view gave the screen it pushed, so that the screen
+  /// keeps it.
+  ///
+  /// A reducer or a reactor that handles `.push(id:state:)` itself (with no `forEach`) appends
+  /// with the id it received:
+  ///
+  /// ```swift
+  /// case .path(.push(let id, let screen)): state.path.append(screen, id: id)
+  /// ```
+  ///
+  /// Ids are never reused: an `id` that is not greater than every id this stack has held (a
+  /// popped screen's, or one on the stack) is reported, and the element gets a fresh id.
+  public mutating func append(_ element: Element, id: StackElementID) {
+    guard id > lastID else {
+      reportIssue(Diagnostics.stackAppendWithStaleID(id: id, lastID: lastID))
+      append(element)
+      return
+    }
     elements[id] = element
-    lastID = Swift.max(lastID, id)
+    lastID = id
+  }
+}
+
+extension StackState where Element: CasePathable {
+  /// The element `id` in one case of an enum path, to read or change in place: nil when the
+  /// element is not on the stack or is in another case.
+  ///
+  /// ```swift
+  /// state.path[id: id, case: \.counter]?.count += 1   // the counter screen, if it is one
+  /// state.path[id: id, case: \.counter] = nil         // removes that screen
+  /// ```
+  ///
+  /// Changing the element in place keeps its id (its effects go on); setting nil removes the
+  /// element, as `path[id: id] = nil` does. Changing the case of an element that is in another
+  /// case is reported, and leaves the element as it was; an id that is not on the stack is
+  /// ignored.
+  public subscript<Case>(id id: StackElementID, case casePath: CaseKeyPath<Element, Case>)
+    -> Case?
+  {
+    get { self[id: id].flatMap { $0[case: casePath] } }
+    _modify {
+      let current = self[id: id]
+      var child = current.flatMap { $0[case: casePath] }
+      let wasInCase = child != nil
+      yield &child
+      switch (current, wasInCase, child) {
+      case (nil, _, _):
+        break
+      case (_?, true, let child?):
+        self[id: id] = casePath(child)
+      case (_?, true, nil):
+        self[id: id] = nil
+      case (let current?, false, _):
+        reportIssue(Diagnostics.presentationCaseMismatch(current: current, asked: Case.self))
+      }
+    }
   }
 }
 

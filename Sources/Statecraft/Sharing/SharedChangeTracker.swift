@@ -4,13 +4,14 @@ import Foundation
 /// asserted like a state change.
 ///
 /// Between two assertions the tracker keeps, for each shared value that changed, the value it
-/// had at the last assertion. While a test's assertion closure runs (``withAsserting(_:)``),
-/// writes to a tracked shared value go to the *expected* value instead of the real one, and
-/// reads return it. ``check(exhaustive:)`` then compares the expected values with the real ones.
+/// had at the last assertion. While a test's assertion closure runs
+/// (``assert(_:fileID:filePath:line:column:)``, or a test store's `send` closure), writes to a
+/// tracked shared value go to the *expected* value instead of the real one, and reads return it.
+/// The expected values are then compared with the real ones.
 ///
-/// NB: `@unchecked Sendable`: every field is read and written under `lock`.
-@usableFromInline
-package final class SharedChangeTracker: @unchecked Sendable {
+/// A test store has one; ``withSharedChangeTracking(_:)`` makes one for code outside a store.
+// NB: `@unchecked Sendable`: every field is read and written under `lock`.
+public final class SharedChangeTracker: @unchecked Sendable {
   private struct Change {
     let reference: any AnySharedReference
     /// The value at the last assertion, if the value changed since.
@@ -22,6 +23,50 @@ package final class SharedChangeTracker: @unchecked Sendable {
   private let lock = NSLock()
   private var changes: [ObjectIdentifier: Change] = [:]
   private var asserting = false
+  /// The references this tracker started tracking when they changed inside
+  /// `withSharedChangeTracking`, to stop tracking them when it returns.
+  private var adopted: [any AnySharedReference] = []
+
+  /// The tracker of the innermost `withSharedChangeTracking`.
+  @TaskLocal static var scoped: SharedChangeTracker?
+
+  /// Checks the shared values that changed since the last assertion against what `body` writes
+  /// to them: inside `body`, a shared value reads as it was at the last assertion (with what
+  /// `body` wrote), and writes go to that expected value, not to the real one. Each value that
+  /// `body` wrote and that doesn't match the real one is reported. The next assertion starts
+  /// from the values now.
+  ///
+  /// ```swift
+  /// withSharedChangeTracking { tracker in
+  ///   count.wrappedValue += 1            // the code under test
+  ///   tracker.assert { count.wrappedValue = 1 }
+  /// }
+  /// ```
+  public func assert(
+    _ body: () throws -> Void,
+    fileID: StaticString = #fileID,
+    filePath: StaticString = #filePath,
+    line: UInt = #line,
+    column: UInt = #column
+  ) rethrows {
+    try withAsserting(body)
+    let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
+    for failure in check(exhaustive: false) { location.report(failure) }
+  }
+
+  /// Records the changes of `reference` from now on, unless another tracker does.
+  func adopt(_ reference: any AnySharedReference) {
+    lock.withLock { adopted.append(reference) }
+  }
+
+  /// Stops tracking the references that this tracker adopted.
+  func releaseAdopted() {
+    let adopted = lock.withLock {
+      defer { self.adopted.removeAll() }
+      return self.adopted
+    }
+    for reference in adopted { reference.unmarkForReplay(self) }
+  }
 
   package init() {}
 
@@ -130,4 +175,24 @@ package final class SharedChangeTracker: @unchecked Sendable {
       it, as state: '$0.settings.theme = .dark'.
       """
   }
+}
+
+/// Runs `body` with the changes of shared values tracked, so that it can assert them with
+/// ``SharedChangeTracker/assert(_:fileID:filePath:line:column:)``, as a test store asserts them
+/// after a `send`: for code that changes shared values outside a store (a model, a helper).
+///
+/// ```swift
+/// @Shared(.inMemory("settings")) var settings = Settings()
+/// withSharedChangeTracking { tracker in
+///   settings.isOn.toggle()
+///   tracker.assert { settings.isOn = true }
+/// }
+/// ```
+///
+/// A shared value is tracked from its first change inside `body` (unless a test store tracks it
+/// already) until `body` returns.
+public func withSharedChangeTracking<R>(_ body: (SharedChangeTracker) throws -> R) rethrows -> R {
+  let tracker = SharedChangeTracker()
+  defer { tracker.releaseAdopted() }
+  return try SharedChangeTracker.$scoped.withValue(tracker) { try body(tracker) }
 }

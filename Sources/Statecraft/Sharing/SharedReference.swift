@@ -25,6 +25,25 @@ package protocol AnySharedReference: AnyObject, Sendable {
   func unmarkForReplay(_ marker: SharedChangeTracker)
   /// Writes a value that `anyCurrentValue` returned back (time travel).
   func restore(_ value: Any)
+  /// Why the value could not be loaded or saved, if the last attempt failed.
+  var error: (any Error)? { get }
+  /// Reads the field at `keyPath` (a key path from the value) and observes it.
+  func read<Member>(at keyPath: AnyKeyPath, as: Member.Type) -> Member
+  /// The field at `keyPath` now, without observing it.
+  func currentValue<Member>(at keyPath: AnyKeyPath, as: Member.Type) -> Member
+  /// The field at `keyPath` of `value`, a value of this reference's type.
+  func project<Member>(_ value: Any, at keyPath: AnyKeyPath, as: Member.Type) -> Member?
+  /// Mutates the field at `keyPath`, a writable key path from the value.
+  func mutate<Member, Result>(
+    at keyPath: AnyKeyPath, _ body: (inout Member) throws -> Result
+  ) rethrows -> Result
+  /// Calls `onChange` with the new value after each change, on the thread that made it, until
+  /// the returned subscription is cancelled.
+  func observeChanges(_ onChange: @escaping @Sendable (Any) -> Void) -> SharedSubscription
+  /// `base` (a key path from the value) appended with `member`: the same key path object for
+  /// the same two key path objects, so that reads through a derived shared value observe one
+  /// field entry rather than a new one per read.
+  func appending(_ base: AnyKeyPath, _ member: AnyKeyPath) -> AnyKeyPath
 }
 
 /// A value that holds a shared reference: ``Shared``.
@@ -65,6 +84,11 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   @exclusivity(unchecked) @usableFromInline var storedTracker: SharedChangeTracker?
   private let save: (@Sendable (Value) throws -> Void)?
   private var subscription: SharedSubscription?
+  /// What `observeChanges` added: called after each change.
+  private var changeObservers: [(id: UInt64, onChange: @Sendable (Any) -> Void)] = []
+  private var nextObserverID: UInt64 = 0
+  /// What `appending` made, by the identities of the two key paths it appended.
+  private var appendedKeyPaths: [AppendedKeyPath.ID: AppendedKeyPath] = [:]
 
   init(
     value: Value,
@@ -209,9 +233,62 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
     lock.withLock { value[keyPath: keyPath] }
   }
 
-  var error: (any Error)? {
+  package var error: (any Error)? {
     registrar.access(self, keyPath: \.error)
     return lock.withLock { storedError }
+  }
+
+  // MARK: - Fields reached through a derived shared value
+
+  package func read<Member>(at keyPath: AnyKeyPath, as _: Member.Type) -> Member {
+    read(keyPath as! KeyPath<Value, Member>)
+  }
+
+  package func currentValue<Member>(at keyPath: AnyKeyPath, as _: Member.Type) -> Member {
+    currentValue[keyPath: keyPath as! KeyPath<Value, Member>]
+  }
+
+  package func project<Member>(_ value: Any, at keyPath: AnyKeyPath, as _: Member.Type)
+    -> Member?
+  {
+    (value as? Value).map { $0[keyPath: keyPath as! KeyPath<Value, Member>] }
+  }
+
+  package func mutate<Member, Result>(
+    at keyPath: AnyKeyPath, _ body: (inout Member) throws -> Result
+  ) rethrows -> Result {
+    let keyPath = keyPath as! WritableKeyPath<Value, Member>
+    return try mutate { try body(&$0[keyPath: keyPath]) }
+  }
+
+  package func appending(_ base: AnyKeyPath, _ member: AnyKeyPath) -> AnyKeyPath {
+    let id = AppendedKeyPath.ID(base: ObjectIdentifier(base), member: ObjectIdentifier(member))
+    if let found = lock.withLock({ appendedKeyPaths[id] }) { return found.path }
+    let path = base.appending(path: member)!
+    lock.withLock {
+      // NB: bounded, as the observed fields are: key paths built at run time find no entry,
+      // and stop adding one past the bound.
+      if appendedKeyPaths.count < ObservedFieldEntry<Value>.aliasLimit {
+        appendedKeyPaths[id] = AppendedKeyPath(base: base, member: member, path: path)
+      }
+    }
+    return path
+  }
+
+  // MARK: - Change observers
+
+  package func observeChanges(_ onChange: @escaping @Sendable (Any) -> Void)
+    -> SharedSubscription
+  {
+    let id = lock.withLock {
+      nextObserverID &+= 1
+      changeObservers.append((nextObserverID, onChange))
+      return nextObserverID
+    }
+    return SharedSubscription { [weak self] in
+      guard let self else { return }
+      self.lock.withLock { self.changeObservers.removeAll { $0.id == id } }
+    }
   }
 
   // MARK: - Writing
@@ -225,6 +302,7 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
       replay.set(copy, for: self)
       return result
     }
+    if let scoped = SharedChangeTracker.scoped, markForReplay(scoped) { scoped.adopt(self) }
     if let tracker, tracker.isAsserting {
       var asserted = tracker.assertedValue(of: self) ?? lock.withLock { value }
       let result = try body(&asserted)
@@ -294,6 +372,8 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
       }
     }
     onMain { $0.publish() }
+    let observers = lock.withLock { changeObservers }
+    for observer in observers { observer.onChange(current) }
   }
 
   /// Runs `body` on the main actor: now when this is the main thread, else soon.
@@ -339,6 +419,18 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
     if let isEqual, isEqual(expected, current) { return nil }
     return diff(expected, current) ?? (isEqual == nil ? nil : "\(expected) ≠ \(current)")
   }
+}
+
+/// A key path that a derived shared value reads through, made once from the two it appends
+/// (which it keeps alive, so that their identities name it).
+struct AppendedKeyPath {
+  struct ID: Hashable {
+    let base: ObjectIdentifier
+    let member: ObjectIdentifier
+  }
+  let base: AnyKeyPath
+  let member: AnyKeyPath
+  let path: AnyKeyPath
 }
 
 /// One way of reading an observed field: the identity of a key path that read it, and the field.

@@ -108,6 +108,11 @@ public final class SharedStorage: Sendable {
 
   // MARK: - Shared references by key
 
+  /// The reference of the key `id`, if a holder has it.
+  func existingReference<Value>(for id: AnyHashable) -> SharedReference<Value>? {
+    references.lock.withLock { references.table[id]?.value as? SharedReference<Value> }
+  }
+
   /// The reference of the key `id`, made by `make` when there is none.
   func reference<Value>(
     for id: AnyHashable, make: () -> SharedReference<Value>

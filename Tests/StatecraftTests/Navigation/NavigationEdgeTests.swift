@@ -201,7 +201,7 @@ final class TrashReactor: Reactor {
     case .alert(.dismiss): state.alert = nil
     case .open(let screen): state.path.append(screen)
     case .path(.popFrom(let id)): state.path.pop(from: id)
-    case .path(.push(_, let screen)): state.path.append(screen)
+    case .path(.push(let id, let screen)): state.path.append(screen, id: id)
     case .path(.element): break
     }
   }
@@ -464,6 +464,32 @@ extension Engine {
       #expect(path.wrappedValue.map(\.state) == [1, 2])
       path.wrappedValue.removeLast()  // the back button
       #expect(Array(store.path) == [1])
+    }
+
+    /// Issue 27, bug 3: the id a view gave a screen is the id the stack keeps, so SwiftUI sees
+    /// one screen pushed, not the path replaced.
+    @Test func aScreenPushedThroughAReactorsPathBindingKeepsTheViewsID() {
+      let store = Store(initialState: TrashReactor.State(), reactor: TrashReactor())
+      store.send(.open(1))
+      let path = store.binding(path: \.path, action: \.path)
+      let pushed = StackPathComponent(2)
+      path.wrappedValue.append(pushed)
+      #expect(Array(store.path) == [1, 2])
+      #expect(store.path.ids.last == pushed.id)
+      #expect(path.wrappedValue.map(\.id) == Array(store.path.ids))
+    }
+
+    @Test func appendingWithAnIDTheStackHasUsedIsReportedAndGetsAFreshID() {
+      var stack = StackState<Int>()
+      let used = StackElementID()
+      stack.append(1)
+      withKnownIssue {
+        stack.append(2, id: used)
+      } matching: {
+        $0.description.contains("an id the stack has already used")
+      }
+      #expect(Array(stack) == [1, 2])
+      #expect(stack.ids.last != used && stack.ids.count == 2)
     }
 
     // MARK: - A presenter run on state scoped by hand

@@ -84,11 +84,11 @@ extension Engine {
         let built = (\Settings.self).appending(path: theme)
         _ = settings[dynamicMember: built]
       }
-      #expect(settings.reference.observed.count <= ObservedFieldEntry<Settings>.aliasLimit)
+      #expect(settings.reference!.observed.count <= ObservedFieldEntry<Settings>.aliasLimit)
       let notified = track { _ = settings[dynamicMember: (\Settings.self).appending(path: theme)] }
       settings.withLock { $0.theme = "dark" }
       #expect(notified.value == 1)
-      #expect(settings.reference.observed.isEmpty)
+      #expect(settings.reference!.observed.isEmpty)
     }
 
     @Test func readsFromManyThreadsThroughNewKeyPathsBesideLockedWritesLoseNothing() {
@@ -103,7 +103,7 @@ extension Engine {
         }
       }
       #expect(settings.fontSize == Settings().fontSize + 500)
-      #expect(settings.reference.observed.count <= ObservedFieldEntry<Settings>.aliasLimit)
+      #expect(settings.reference!.observed.count <= ObservedFieldEntry<Settings>.aliasLimit)
     }
 
     @Test func aReaderOfTheWholeValueIsNotifiedOfAnyChange() {

@@ -1,0 +1,47 @@
+/// A ``SharedKey`` with a default value of its own, so that each use needs none:
+/// `@Shared(.isOn) var isOn` rather than `@Shared(.appStorage("isOn")) var isOn = false`.
+///
+/// ```swift
+/// extension SharedKey where Self == SharedKeyDefault<AppStorageKey<Bool>> {
+///   static var isOn: Self { SharedKeyDefault(.appStorage("isOn"), false) }
+/// }
+///
+/// @Shared(.isOn) var isOn          // false until something is stored
+/// @Shared(.isOn) var other = true  // a use may still give a default of its own
+/// ```
+///
+/// It stores the value as its base key does, under the base key's id: every holder of
+/// `.isOn` and of `.appStorage("isOn")` shares one value. The default is computed only when
+/// it is used: when nothing is stored and no holder gave one.
+public struct SharedKeyDefault<Base: SharedKey>: SharedKey, CustomStringConvertible {
+  /// The key that stores the value.
+  public let base: Base
+  /// The value when nothing is stored yet.
+  public let defaultValue: @Sendable () -> Base.Value
+
+  /// `base`, with `defaultValue` when nothing is stored yet (computed only then).
+  public init(_ base: Base, _ defaultValue: @autoclosure @escaping @Sendable () -> Base.Value) {
+    self.base = base
+    self.defaultValue = defaultValue
+  }
+
+  public var id: Base.ID { base.id }
+
+  public func load(in storage: SharedStorage) throws -> Base.Value? {
+    try base.load(in: storage)
+  }
+
+  public func save(_ value: Base.Value, in storage: SharedStorage) throws {
+    try base.save(value, in: storage)
+  }
+
+  public func subscribe(
+    in storage: SharedStorage, subscriber: SharedSubscriber<Base.Value>
+  ) -> SharedSubscription {
+    base.subscribe(in: storage, subscriber: subscriber)
+  }
+
+  public var description: String { String(describing: base) }
+}
+
+extension SharedKeyDefault: InMemorySharedKey where Base: InMemorySharedKey {}
