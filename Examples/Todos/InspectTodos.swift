@@ -23,7 +23,7 @@ extension TodosApp {
         },
         configuration: configuration)
       // NB: a replay runs no effects, so the feature's dependencies are never called.
-      inspector.replaysImports(against: Todos(clock: ContinuousClock()))
+      inspector.replaysImports(against: Todos())
       return inspector
     }
   }

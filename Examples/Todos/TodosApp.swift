@@ -73,7 +73,7 @@ final class TodosApp {
     let initial = TodosNavigation.State(list: recorder?.initialState ?? Todos.State(list: list))
     let navigation = Store(initialState: initial) {
       TodosNavigation {
-        let todos = Todos(clock: ContinuousClock())
+        let todos = Todos()
           // NB: while the log is hidden, an action costs the log one call to this filter.
           .logChanges(to: ChangeLogSink { log.append($0) }) { action in
             guard log.isEnabled else { return false }
@@ -150,8 +150,7 @@ final class TodosApp {
       return 1
     }
     // NB: a replay runs no effects, so the feature's dependencies are never called.
-    let result = recording.replay(
-      against: Todos(clock: ContinuousClock()))
+    let result = recording.replay(against: Todos())
     printLine(result.description)
     return result.isReproduced ? 0 : 1
   }

@@ -17,14 +17,15 @@ enum TodosTestGeneration {
     var extending: String?
   }
 
-  /// The test generator's settings for the list feature: a `TestClock` for the search debounce
-  /// and the sync, and the recorded list as the initial state.
+  /// The test generator's settings for the list feature: a `TestClock` as its `continuousClock`
+  /// dependency (the search debounce and the sync), and the recorded list as the initial state.
   static func configuration(for recording: RecordingOf<Todos>, options: Options)
     -> TestGenerator.Configuration
   {
     TestGenerator.Configuration(
       imports: ["IdentifiedCollections", "TodosFeature"],
-      reducer: "Todos(clock: clock)",
+      reducer: "Todos()",
+      dependencies: ["$0.continuousClock = clock"],
       testName: "recordedSession",
       initialState: .expression(
         "Todos.State(todos: \(TestGenerator.swiftSource(recording.initialState.todos)))"),

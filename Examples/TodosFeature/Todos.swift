@@ -6,13 +6,14 @@ import Statecraft
 /// a slow sync with progress that can be cancelled.
 ///
 /// The list is a shared value (``State/list``): the app keeps it in a file, whose writes,
-/// conflicts and outside edits the file key handles, so the feature has no save effect. Tests
-/// give it a list of its own and a `TestClock`:
+/// conflicts and outside edits the file key handles, so the feature has no save effect. Its clock
+/// (the search debounce) and its sync are dependencies, `continuousClock` and ``SyncClient``;
+/// tests give it a list of their own and set the clock to a `TestClock`:
 ///
 /// ```swift
 /// let list = Shared(wrappedValue: TodoList(), .fileStorage(TodoList.defaultURL()))
 /// let store = Store(initialState: Todos.State(list: list)) {
-///   Todos(clock: ContinuousClock())
+///   Todos()
 /// }
 /// store.send(.add("Buy milk"))  // the file is written soon after
 /// ```
@@ -114,12 +115,13 @@ public struct Todos: Reducer {
 
   enum CancelID { case search, sync }
 
-  let clock: any Clock<Duration>
+  /// Times the search debounce (and, through ``SyncClient``, the sync's steps).
+  @Dependency(\.continuousClock) var clock
+  /// Where the list is synced to.
+  @Dependency(\.syncClient) var syncClient
 
-  /// - Parameter clock: times the search debounce and the sync.
-  public init(clock: any Clock<Duration>) {
-    self.clock = clock
-  }
+  /// The feature; its clock and sync client are dependencies.
+  public init() {}
 
   public func reduce(into state: inout State, action: Action) -> Effect<Action> {
     state.notice = nil
@@ -194,12 +196,10 @@ public struct Todos: Reducer {
         return .none
       }
       state.sync = .syncing(percent: 0)
-      let count = state.todos.count
-      return .run { [clock] send in
-        for step in 1...10 {
-          try await clock.sleep(for: Self.syncStep)
-          await send(step == 10 ? .syncFinished(count: count) : .syncProgressed(percent: step * 10))
-        }
+      let todos = Array(state.todos)
+      return .run { [syncClient] send in
+        let count = try await syncClient.sync(todos) { await send(.syncProgressed(percent: $0)) }
+        await send(.syncFinished(count: count))
       }
       .cancellable(id: CancelID.sync)
 

@@ -6,7 +6,7 @@ import Statecraft
 ///
 /// ```swift
 /// let store = Store(initialState: TodosNavigation.State(list: Todos.State(todos: saved))) {
-///   TodosNavigation { Todos(clock: ContinuousClock()) }
+///   TodosNavigation { Todos() }
 /// }
 /// store.send(.open(id: 1))          // pushes the todo's detail screen
 /// store.send(.deleteTapped(id: 1))  // asks first; .confirmation(.press(button)) answers

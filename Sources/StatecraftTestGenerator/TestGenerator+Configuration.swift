@@ -1,11 +1,12 @@
 extension TestGenerator {
   /// What a generated test needs to know that a recording doesn't hold: how to build the
-  /// feature, its initial state and its clock, and what to call the test.
+  /// feature, its dependencies, its initial state and its clock, and what to call the test.
   ///
   /// ```swift
   /// TestGenerator.Configuration(
   ///   imports: ["TodosFeature"],
-  ///   reducer: "Todos(clock: clock, save: { _ in })",
+  ///   reducer: "Todos()",
+  ///   dependencies: ["$0.continuousClock = clock"],
   ///   testName: "recordedSession",
   ///   initialState: .expression("Todos.State()"),
   ///   clock: TestGenerator.Clock(name: "clock"))
@@ -16,9 +17,12 @@ extension TestGenerator {
     /// types its state and actions use (`IdentifiedCollections`).
     public var imports: [String]
     /// The expression, in the test's body, of the reducer the test store runs: a call of the
-    /// feature's initializer, with test dependencies (`Todos(clock: clock, save: { _ in })`).
-    /// It may use the clock by ``TestGenerator/Clock/name``.
+    /// feature's initializer (`Todos()`). It may use the clock by ``TestGenerator/Clock/name``.
     public var reducer: String
+    /// The statements of the test store's `withDependencies` closure, one per line, each setting
+    /// a dependency on `$0` (`$0.continuousClock = clock`); empty writes no closure. They may use
+    /// the clock by ``TestGenerator/Clock/name``.
+    public var dependencies: [String]
     /// The name of the test function: a Swift identifier.
     public var testName: String
     /// The state the test store starts from.
@@ -37,6 +41,7 @@ extension TestGenerator {
     public init(
       imports: [String] = [],
       reducer: String,
+      dependencies: [String] = [],
       testName: String = "recordedSession",
       initialState: InitialState = .recorded,
       clock: Clock? = nil,
@@ -46,6 +51,7 @@ extension TestGenerator {
     ) {
       self.imports = imports
       self.reducer = reducer
+      self.dependencies = dependencies
       self.testName = testName
       self.initialState = initialState
       self.clock = clock

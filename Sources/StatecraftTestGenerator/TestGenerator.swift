@@ -8,7 +8,8 @@ import Statecraft
 ///   from: recording,
 ///   configuration: TestGenerator.Configuration(
 ///     imports: ["TodosFeature"],
-///     reducer: "Todos(clock: clock, save: { _ in })",
+///     reducer: "Todos()",
+///     dependencies: ["$0.continuousClock = clock"],
 ///     testName: "recordedSession",
 ///     initialState: .expression("Todos.State()"),
 ///     clock: TestGenerator.Clock(name: "clock")))
@@ -24,6 +25,9 @@ import Statecraft
 /// list. Navigation state is written through its public API, without the ids a store gives it; an
 /// action that names a stack element reads the element's id from the test store's state
 /// (`store.state.path.ids[0]`).
+///
+/// The feature's dependencies are set in the test store's `withDependencies` closure, from
+/// ``TestGenerator/Configuration/dependencies`` (`$0.continuousClock = clock`).
 ///
 /// With a ``TestGenerator/Clock``, the test makes a `TestClock` for the feature, and before each
 /// step advances it to the time the step was recorded at (`Recording.times`), so that debounces,
@@ -90,6 +94,10 @@ public enum TestGenerator {
     }
     writer.open("let store = TestStore(initialState: \(initialState)) {")
     writer.line(configuration.reducer)
+    if !configuration.dependencies.isEmpty {
+      writer.closeAndOpen("} withDependencies: {")
+      for dependency in configuration.dependencies { writer.line(dependency) }
+    }
     writer.close("}")
     if !storesEveryState {
       writer.line(
@@ -169,5 +177,11 @@ struct SourceWriter {
   mutating func close(_ line: String) {
     depth -= 1
     self.line(line)
+  }
+
+  /// A line that closes one block and opens the next (`} withDependencies: {`).
+  mutating func closeAndOpen(_ line: String) {
+    close(line)
+    depth += 1
   }
 }

@@ -18,7 +18,9 @@ extension Engine {
         initialState: TodosNavigation.State(
           list: Todos.State(todos: IdentifiedArray(uniqueElements: todos)))
       ) {
-        TodosNavigation { Todos(clock: TestClock()) }
+        TodosNavigation { Todos() }
+      } withDependencies: {
+        $0.continuousClock = TestClock()
       }
     }
 

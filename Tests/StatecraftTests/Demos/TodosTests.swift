@@ -18,7 +18,11 @@ extension Engine {
       let list = withSharedStorage(storage) {
         Shared(wrappedValue: TodoList(todos: todos), .fileStorage(url))
       }
-      return TestStore(initialState: Todos.State(list: list)) { Todos(clock: clock) }
+      return TestStore(initialState: Todos.State(list: list)) {
+        Todos()
+      } withDependencies: { [clock] in
+        $0.continuousClock = clock
+      }
     }
 
     /// The todos in the file once what is pending is written; nil when it was never written.
@@ -131,7 +135,7 @@ extension Engine {
 
     @Test func aNewChangeClearsRedoAndUndoIsBounded() async {
       var state = Todos.State()
-      let reducer = Todos(clock: clock)
+      let reducer = Todos()
       for index in 0..<(Todos.undoLimit + 5) {
         _ = reducer.reduce(into: &state, action: .add("\(index)"))
       }
@@ -147,7 +151,7 @@ extension Engine {
       let count = 100_000
       var state = Todos.State(
         todos: IdentifiedArray(uniqueElements: (1...count).map { Todo(id: $0, title: "\($0)") }))
-      let reducer = Todos(clock: clock)
+      let reducer = Todos()
       for id in 1...12 {
         _ = reducer.reduce(into: &state, action: .toggle(id: id))
       }
@@ -202,6 +206,27 @@ extension Engine {
       }
       await store.receive(.syncFinished(count: 1)) { $0.sync = .synced(count: 1) }
       await store.finish()
+    }
+
+    @Test func theSyncGoesThroughTheSyncClientGivenToTheStore() async {
+      let synced = LockIsolated<[[Todo]]>([])
+      let list = withSharedStorage(storage) {
+        Shared(wrappedValue: TodoList(todos: [milk]), .fileStorage(url))
+      }
+      let store = TestStore(initialState: Todos.State(list: list)) {
+        Todos()
+      } withDependencies: {
+        $0.syncClient = SyncClient { todos, progress in
+          synced.withValue { $0.append(todos) }
+          await progress(50)
+          return 7
+        }
+      }
+      await store.send(.syncTapped) { $0.sync = .syncing(percent: 0) }
+      await store.receive(.syncProgressed(percent: 50)) { $0.sync = .syncing(percent: 50) }
+      await store.receive(.syncFinished(count: 7)) { $0.sync = .synced(count: 7) }
+      await store.finish()
+      #expect(synced.value == [[milk]])
     }
 
     @Test func aSyncCanBeCancelledAndSendsNothingMore() async {

@@ -18,7 +18,9 @@ extension Engine {
     @Test func recordedSession() async {
       let clock = TestClock()
       let store = TestStore(initialState: Todos.State(todos: [])) {
-        Todos(clock: clock)
+        Todos()
+      } withDependencies: {
+        $0.continuousClock = clock
       }
       await clock.advance(by: .microseconds(1586))
       await store.send(.add("Buy milk")) {

@@ -57,7 +57,9 @@ extension Engine {
       let recorder = RecorderOf<Todos>(
         initialState: Todos.State(todos: [Todo(id: 1, title: "Buy milk")]), clock: clock)
       let store = Store(initialState: TodosNavigation.State(list: recorder.initialState)) {
-        TodosNavigation { Todos(clock: clock).recording(into: recorder) }
+        TodosNavigation { Todos().recording(into: recorder) }
+      } withDependencies: {
+        $0.continuousClock = clock
       }
       store.send(.list(.add("Walk the dog")))
       store.send(.open(id: 2))
@@ -73,7 +75,8 @@ extension Engine {
       await search.finish()
 
       let configuration = TestGenerator.Configuration(
-        imports: ["IdentifiedCollections", "TodosFeature"], reducer: "Todos(clock: clock)",
+        imports: ["IdentifiedCollections", "TodosFeature"], reducer: "Todos()",
+        dependencies: ["$0.continuousClock = clock"],
         clock: TestGenerator.Clock())
       let live = TestGenerator.generate(from: recorder.recording, configuration: configuration)
       let decoded = TestGenerator.generate(

@@ -25,7 +25,9 @@ extension Engine {
         initialState: TodosNavigation.State(
           list: Todos.State(todos: [Todo(id: 1, title: "one"), Todo(id: 2, title: "two")]))
       ) {
-        TodosNavigation { Todos(clock: clock) }
+        TodosNavigation { Todos() }
+      } withDependencies: {
+        $0.continuousClock = clock
       }
     }
 
@@ -80,7 +82,8 @@ extension Engine {
         return TestGenerator.generate(
           from: recording,
           configuration: TestGenerator.Configuration(
-            imports: ["IdentifiedCollections", "TodosFeature"], reducer: "Todos(clock: clock)",
+            imports: ["IdentifiedCollections", "TodosFeature"], reducer: "Todos()",
+            dependencies: ["$0.continuousClock = clock"],
             initialState: .recorded, clock: TestGenerator.Clock()))
       }
       await inspector.stop()

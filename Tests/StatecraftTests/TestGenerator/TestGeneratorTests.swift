@@ -258,7 +258,8 @@ extension Engine {
         from: recording,
         configuration: TestGenerator.Configuration(
           imports: ["IdentifiedCollections", "TodosFeature"],
-          reducer: "Todos(clock: clock)",
+          reducer: "Todos()",
+          dependencies: ["$0.continuousClock = clock"],
           testName: "recordedSession",
           initialState: .expression(
             "Todos.State(todos: \(TestGenerator.swiftSource(recording.initialState.todos)))"),
