@@ -146,20 +146,8 @@ extension Engine {
     // MARK: StoreTests
 
     @Test func storeOverrideDependenciesDirectlyOnReducer() {
-      struct Uses: Reducer {
-        @Dependency(\.calendar) var calendar
-        @Dependency(\.locale) var locale
-        @Dependency(\.timeZone) var timeZone
-        func reduce(into state: inout Int, action: Bool) -> Effect<Bool> {
-          _ = calendar
-          _ = locale
-          _ = timeZone
-          state += action ? 1 : -1
-          return .none
-        }
-      }
       let store = Store(initialState: 0) {
-        Uses()
+        UsesCalendarLocaleAndTimeZone()
           .dependency(\.calendar, Calendar(identifier: .gregorian))
           .dependency(\.locale, Locale(identifier: "en_US"))
           .dependency(\.timeZone, TimeZone(secondsFromGMT: 0)!)
@@ -245,20 +233,8 @@ extension Engine {
     // MARK: TestStoreTests
 
     @Test func testStoreOverrideDependenciesDirectlyOnReducer() async {
-      struct Uses: Reducer {
-        @Dependency(\.calendar) var calendar
-        @Dependency(\.locale) var locale
-        @Dependency(\.timeZone) var timeZone
-        func reduce(into state: inout Int, action: Bool) -> Effect<Bool> {
-          _ = calendar
-          _ = locale
-          _ = timeZone
-          state += action ? 1 : -1
-          return .none
-        }
-      }
       let store = TestStore(initialState: 0) {
-        Uses()
+        UsesCalendarLocaleAndTimeZone()
           .dependency(\.calendar, Calendar(identifier: .gregorian))
           .dependency(\.locale, Locale(identifier: "en_US"))
           .dependency(\.timeZone, TimeZone(secondsFromGMT: 0)!)
@@ -267,19 +243,7 @@ extension Engine {
     }
 
     @Test func overrideDependenciesOnTestStore() async {
-      struct Uses: Reducer {
-        @Dependency(\.calendar) var calendar
-        @Dependency(\.locale) var locale
-        @Dependency(\.timeZone) var timeZone
-        func reduce(into state: inout Int, action: Bool) -> Effect<Bool> {
-          _ = calendar
-          _ = locale
-          _ = timeZone
-          state += action ? 1 : -1
-          return .none
-        }
-      }
-      let store = TestStore(initialState: 0) { Uses() }
+      let store = TestStore(initialState: 0) { UsesCalendarLocaleAndTimeZone() }
       store.dependencies.calendar = Calendar(identifier: .gregorian)
       store.dependencies.locale = Locale(identifier: "en_US")
       store.dependencies.timeZone = TimeZone(secondsFromGMT: 0)!
@@ -384,5 +348,20 @@ extension Engine {
       #expect(count == 1)
       _ = store
     }
+  }
+}
+
+/// A counter that reads the calendar, the locale and the time zone: the dependencies TCA's
+/// `overrideDependenciesDirectlyOnReducer` tests and `testOverrideDependenciesOnTestStore` override.
+private struct UsesCalendarLocaleAndTimeZone: Reducer {
+  @Dependency(\.calendar) var calendar
+  @Dependency(\.locale) var locale
+  @Dependency(\.timeZone) var timeZone
+  func reduce(into state: inout Int, action: Bool) -> Effect<Bool> {
+    _ = calendar
+    _ = locale
+    _ = timeZone
+    state += action ? 1 : -1
+    return .none
   }
 }
