@@ -228,10 +228,11 @@ package final class RootCore<State, Action>: Core {
   private func reduce(
     _ action: Action, origin: ActionOrigin, cause: Any?, group: inout EffectGroup?
   ) {
-    // NB: one task-local binding per action, around the reducer and the start of its effect:
+    // NB: the store's values are in force around the reducer and the start of its effect:
     // `@Dependency` reads the store's values whoever sends (a view, an effect of another store,
     // a test), and the effect's tasks inherit nothing else (see `EffectContext.dependencies`).
-    DependencyValues.$_current.withValue(dependencies) {
+    // They are bound only where other values are in force (see DependencyValues+Binding.swift).
+    DependencyValues.withValuesInForce(dependencies) {
       reduceWithDependencies(action, origin: origin, cause: cause, group: &group)
     }
   }

@@ -158,6 +158,25 @@ extension Engine {
       #expect(store.later == 7)
     }
 
+    @Test func aStoreMadeWithTheDefaultsIgnoresTheSendersOverrides() async {
+      let store = withDependencies {
+        $0.continuousClock = ImmediateClock()
+      } operation: {
+        Store(initialState: Reader.State()) { Reader() }
+      }
+      // NB: the sender's values differ from the store's only in `number`: the store's win.
+      await withDependencies {
+        $0.number = 9
+      } operation: {
+        await store.send(.read).finish()
+      }
+      #expect(store.reduced == 0)
+      #expect(store.effect == 0)
+      // And the same store, sent to where its own values are in force, reads them too.
+      await store.send(.read).finish()
+      #expect(store.reduced == 0)
+    }
+
     @Test func storeWithDependenciesBuildsTheStateAndReducerWithThem() {
       struct Stamped: Reducer {
         struct State: Equatable {
