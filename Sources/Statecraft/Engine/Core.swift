@@ -1,6 +1,8 @@
 // Owns what every store's runtime does, whatever it is: the `Core` protocol that a `Store` holds,
-// with its two conformers, RootCore.swift (owns the state, runs the send loop) and
-// ScopedCore.swift (reads through to a parent, forwards to it); and the context an effect runs in.
+// with its conformers, RootCore.swift (owns the state, runs the send loop), ScopedCore.swift
+// (reads through to a parent, forwards to it) and Navigation/NavigationChildCore.swift (a
+// presented child or a stack element, which drops what it is sent once gone); and the context an
+// effect runs in.
 import Dependencies
 
 /// The runtime behind a ``Store``: the root that owns the state, or a scope that reads through to

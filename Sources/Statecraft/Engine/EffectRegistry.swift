@@ -77,6 +77,8 @@ package final class EffectRegistry {
 
   /// Bumped at every change a test store may wait for: a batch published, an effect started,
   /// finished or cancelled.
+  // NB: `@exclusivity(unchecked)`: read by a test store at every wait and bumped here, on the
+  // main actor; every access is a load or an `&+=` that calls nothing.
   @exclusivity(unchecked) package private(set) var changeCount: UInt64 = 0
 
   /// A batch was published: a change for the test store's waiters.
@@ -188,6 +190,9 @@ package final class EffectRegistry {
 
   // MARK: - Waiting for effects (test stores)
 
+  // NB: `@exclusivity(unchecked)`: main-actor only, and `resumeChangeWaiters()` copies the
+  // waiters and empties the table before it calls them, so a waiter that registers again (as a
+  // test store's does) writes to a table no access is held on.
   @exclusivity(unchecked)
   private var changeWaiters: [UInt64: @MainActor () -> Void] = [:]
   private var nextChangeWaiter: UInt64 = 0
@@ -235,6 +240,9 @@ package final class EffectRegistry {
 
   /// The child instances with running effects (the namespaces whose components are all child
   /// instances), grouped by the instance they run in and their operator.
+  // NB: `@exclusivity(unchecked)`: main-actor only. The departure check iterates a copy of the
+  // table (the groups are classes, mutated in place) and cancels the departed instances after
+  // the loop, so the `childInstanceEnded` that a cancellation calls never meets a held access.
   @exclusivity(unchecked) private var childGroups: [ChildGroupKey: ChildGroup] = [:]
 
   /// Whether an effect runs inside a child feature instance. While it is set, the root checks

@@ -34,6 +34,12 @@ package final class RootCore<State, Action>: Core {
   private let stateCaches: ScopedStateCaches
   private let reduceContext: ReduceContext
   private let interpreter: EffectInterpreter<State, Action>
+  // NB: `@exclusivity(unchecked)` on `currentState` (above), `loop`, `queue` and
+  // `pendingEffect`: main-actor state of the loop, touched at every action. The one access held
+  // across a call is the reducer's `inout` on `currentState`; what can run inside it (a
+  // re-entrant send, `reduction` setting `pendingEffect`) touches `queue`, `loop` and
+  // `pendingEffect`, never the state. The drain reads one queued action at a time, by index, and
+  // holds no access to `queue` while it reduces it.
   /// What the loop has pending (see SendLoopStateMachine.swift).
   @usableFromInline @exclusivity(unchecked) var loop = SendLoopStateMachine()
   /// Actions sent while busy, with the child namespace of the `.send` effect that sent them

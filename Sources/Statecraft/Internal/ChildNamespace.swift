@@ -11,7 +11,7 @@ import ConcurrencyExtras
 //   and the next non-nil value is a new instance.
 //
 // After each action that leaves effects running in child namespaces, the root looks the running
-// instances up in its state, from the root down (`StoreRuntime.cancelEffectsOfDepartedChildren`):
+// instances up in its state, from the root down (`EffectRegistry.cancelEffectsOfDepartedChildren`):
 // an instance that has left the state, by any reducer at any depth, has its effects cancelled,
 // and the actions it queued with `.send` are dropped before they are reduced. While no child
 // effect runs, the send loop pays one flag check for this. While some run, the check scales with
