@@ -10,7 +10,7 @@ import Dependencies
 /// The root of a store tree: owns the state and the reducer, and runs the send loop.
 @MainActor
 @usableFromInline
-package final class RootCore<State, Action>: Core {
+package final class RootCore<State, Action>: Core, AnyRootCore {
   // NB: the send loop runs as generic code that is not specialized for `State` and `Action`
   // (a class's methods are compiled once, in this module). What runs for every action is kept
   // free of values whose type must be looked up at run time (`Effect<Action>`, the queue's
@@ -92,6 +92,8 @@ package final class RootCore<State, Action>: Core {
   package var state: State { currentState }
   @usableFromInline
   package var runtime: StoreRuntime { storeRuntime }
+  @usableFromInline
+  package var root: any AnyRootCore { self }
 
   @usableFromInline
   package func scoped<ChildState, ChildAction>(
