@@ -30,6 +30,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   package var dependencies: DependencyValues
   /// The runtime's registries, held here too so that the loop reaches them in one step.
   private let effects: EffectRegistry
+  private let childInstances: ChildInstanceGroups
   private let stepObservers: StepObservers
   private let stateCaches: ScopedStateCaches
   private let reduceContext: ReduceContext
@@ -66,6 +67,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     self.storeRuntime = runtime
     self.dependencies = DependencyValues._current
     self.effects = runtime.effects
+    self.childInstances = runtime.effects.childInstances
     self.stepObservers = runtime.stepObservers
     self.stateCaches = runtime.stateCaches
     self.reduceContext = runtime.observers.reduceContext
@@ -277,7 +279,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   /// queued actions dropped, whoever removed them. One flag check while no child effect runs.
   @inline(__always)
   private func checkForDepartedChildren() {
-    if effects.hasChildEffects || loop.queuedChildActions > 0 {
+    if !childInstances.isEmpty || loop.queuedChildActions > 0 {
       cancelEffectsOfDepartedChildren()
     }
   }
