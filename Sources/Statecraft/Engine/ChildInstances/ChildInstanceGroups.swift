@@ -1,7 +1,7 @@
 // Owns the child instances that a store tree's effects run in (the namespaces whose components are
 // all child instances), grouped by the instance they run in and their operator, and the check,
 // after an action, of which of them have left the root's state. How an instance is named and
-// found in the state is Internal/ChildNamespace.swift's. The effect registry tells it when an
+// found in the state is ChildNamespace.swift's, beside it. The effect registry tells it when an
 // instance's first effect starts and its last one ends, and cancels the instances it finds gone.
 
 /// The child instances with running effects, grouped by the instance they run in and their
