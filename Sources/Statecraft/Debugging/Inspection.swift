@@ -8,14 +8,12 @@ extension Store {
   package var inspectedRuntime: StoreRuntime { core.runtime }
 
   /// The state of this store tree's root.
-  package var inspectedRootState: Any {
-    (core as? any RootStateAccess)?.anyRootState ?? core.state
-  }
+  package var inspectedRootState: Any { core.root.anyState }
 
   /// Replaces the state of this store tree's root outside the reducer (time travel), as
   /// `jump(toStep:in:reducer:)` does; false when `state` is not of the root's state type.
   package func replaceInspectedRootState(_ state: Any) -> Bool {
-    (core as? any RootStateAccess)?.replaceAnyRootState(state) ?? false
+    core.root.replaceAnyState(state)
   }
 
   /// The root's state after the root's reducer runs `action` on `state`, without starting the
@@ -25,45 +23,26 @@ extension Store {
   /// Run it inside `SharedReplay.isolating(_:)`, so that the reducer's writes to shared values
   /// go to the replay's copies, not to the live values (and their files).
   package func reduceInspectedRootState(_ state: Any, action: Any) -> Any? {
-    (core as? any RootStateAccess)?.reduceAnyRootState(state, action: action)
+    core.root.reduceAnyState(state, action: action)
   }
 }
 
-/// A core that reaches its tree's root state.
-@MainActor
-protocol RootStateAccess: AnyObject {
-  var anyRootState: Any { get }
-  func replaceAnyRootState(_ state: Any) -> Bool
-  func reduceAnyRootState(_ state: Any, action: Any) -> Any?
-}
+extension RootCore {
+  @usableFromInline
+  package var anyState: Any { state }
 
-extension RootCore: RootStateAccess {
-  var anyRootState: Any { state }
-
-  func replaceAnyRootState(_ state: Any) -> Bool {
+  @usableFromInline
+  package func replaceAnyState(_ state: Any) -> Bool {
     guard let state = state as? State else { return false }
     return replaceState(state)
   }
 
-  func reduceAnyRootState(_ state: Any, action: Any) -> Any? {
+  @usableFromInline
+  package func reduceAnyState(_ state: Any, action: Any) -> Any? {
     guard var state = state as? State, let action = action as? Action,
       let reduceWithoutEffects
     else { return nil }
     reduceWithoutEffects(&state, action)
     return state
-  }
-}
-
-extension ScopedCore: RootStateAccess {
-  var anyRootState: Any {
-    (parent as? any RootStateAccess)?.anyRootState ?? parent.state
-  }
-
-  func replaceAnyRootState(_ state: Any) -> Bool {
-    (parent as? any RootStateAccess)?.replaceAnyRootState(state) ?? false
-  }
-
-  func reduceAnyRootState(_ state: Any, action: Any) -> Any? {
-    (parent as? any RootStateAccess)?.reduceAnyRootState(state, action: action)
   }
 }

@@ -34,7 +34,7 @@ extension Store {
     column: UInt = #column
   ) -> Bool {
     let location = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-    guard core is RootCore<State, Action> else {
+    guard core.isRoot else {
       location.report(Diagnostics.recordOnScopedStore)
       return false
     }

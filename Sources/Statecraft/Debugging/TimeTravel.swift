@@ -71,7 +71,7 @@ extension Store {
       location.report(Diagnostics.jumpOutOfRange(step: step, stepCount: recording.stepCount))
       return false
     }
-    guard core is RootCore<State, Action> else {
+    guard core.isRoot else {
       location.report(Diagnostics.jumpOnScopedStore)
       return false
     }

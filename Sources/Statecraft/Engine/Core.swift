@@ -1,6 +1,8 @@
 // Owns what every store's runtime does, whatever it is: the `Core` protocol that a `Store` holds,
-// with its two conformers, RootCore.swift (owns the state, runs the send loop) and
-// ScopedCore.swift (reads through to a parent, forwards to it); and the context an effect runs in.
+// with its conformers, RootCore.swift (owns the state, runs the send loop), ScopedCore.swift
+// (reads through to a parent, forwards to it) and Navigation/NavigationChildCore.swift (a
+// presented child or a stack element, which drops what it is sent once gone); and the context an
+// effect runs in.
 import Dependencies
 
 /// The runtime behind a ``Store``: the root that owns the state, or a scope that reads through to
@@ -21,6 +23,11 @@ package protocol Core<State, Action>: AnyObject, Sendable {
   /// The root's runtime: effects, observers and streams.
   var runtime: StoreRuntime { get }
 
+  /// The root of this core's tree, which owns the state: the core itself for a root. What needs
+  /// the root (time travel, recording, the Inspector) asks it here, whatever store of the tree
+  /// it was given.
+  var root: any AnyRootCore { get }
+
   /// Sends `action` to the root, joining `group` (the `StoreTask` of an effect that sent it).
   func send(_ action: Action, group: EffectGroup?) -> StoreTask
 
@@ -38,6 +45,26 @@ package protocol Core<State, Action>: AnyObject, Sendable {
   /// Registers a store of this core whose readers observe key paths, to be re-checked after each
   /// batch. (Row stores register with their row index instead.)
   func register(observedStore: any ObservedStore)
+}
+
+extension Core {
+  /// Whether this core is its tree's root (it owns the state), not a scope of one.
+  var isRoot: Bool { root === self }
+}
+
+/// The root core of a store tree, whatever its state and action types: what debugging tools
+/// read, replace and recompute the root's state through (see Debugging/Inspection.swift).
+@MainActor
+@usableFromInline
+package protocol AnyRootCore: AnyObject {
+  /// The root's state.
+  var anyState: Any { get }
+  /// Replaces the root's state outside the reducer (time travel); false when `state` is not of
+  /// the root's state type.
+  func replaceAnyState(_ state: Any) -> Bool
+  /// The root's state after its reducer runs `action` on `state`, without starting the effect it
+  /// returns; nil when the types differ or the root has no reducer to run.
+  func reduceAnyState(_ state: Any, action: Any) -> Any?
 }
 
 /// What the store does with an effect's tasks and the actions they send.

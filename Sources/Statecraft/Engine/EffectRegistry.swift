@@ -1,7 +1,9 @@
 // Owns the running effects of a store tree, whatever its state and action types: their tasks,
-// their tokens by cancellation key and by child namespace, the one way to cancel one
-// (`cancelEffect(_:)`), the child instances they run in, the throttle windows' state, and the test
-// store's waiters on effects.
+// their tokens by cancellation key and by child namespace, and the one way to cancel one
+// (`cancelEffect(_:)`). Beside it, in files of their own: the test store's waiters on what the
+// effects do (EffectChangeWaiters.swift), the child instances the effects run in
+// (ChildInstanceGroups.swift), and the glue to the throttle windows (EffectRegistry+Throttle.swift,
+// over ThrottleStateMachine.swift).
 import Dependencies
 
 /// The running effects of a store tree and their cancellation ids.
@@ -24,7 +26,13 @@ package final class EffectRegistry {
   /// so that cancelling a child's effects costs what the child runs, not what the store runs.
   private var tokensByNamespace: [Namespace: Set<UInt64>] = [:]
   /// The throttle windows, with the effect each holds back (see ThrottleStateMachine.swift).
-  private(set) var throttleWindows = ThrottleStateMachine<@MainActor () -> Void>()
+  // NB: internal so that the throttle glue (EffectRegistry+Throttle.swift) drives it; only this
+  // file and that one touch it.
+  var throttleWindows = ThrottleStateMachine<@MainActor () -> Void>()
+  /// The test store's waiters on the effects (see EffectChangeWaiters.swift).
+  let waiters = EffectChangeWaiters()
+  /// The child instances the effects run in (see ChildInstanceGroups.swift).
+  let childInstances = ChildInstanceGroups()
   /// The running effects that were cancelled, or whose work ended (a subscription whose source
   /// completed), and have not yet unwound: they are over for a test.
   private var cancelledTokens: Set<UInt64> = []
@@ -35,7 +43,7 @@ package final class EffectRegistry {
 
   isolated deinit {
     for effect in running.values { effect.task.cancel() }
-    for waiter in changeWaiters.values { waiter() }
+    waiters.resume()
   }
 
   /// The number of effect tasks that have started and not yet finished.
@@ -75,16 +83,6 @@ package final class EffectRegistry {
     return !throttleWindows.isIdleWindow(token)
   }
 
-  /// Bumped at every change a test store may wait for: a batch published, an effect started,
-  /// finished or cancelled.
-  @exclusivity(unchecked) package private(set) var changeCount: UInt64 = 0
-
-  /// A batch was published: a change for the test store's waiters.
-  func batchPublished() {
-    changeCount &+= 1
-    resumeChangeWaiters()
-  }
-
   /// Starts `body` as a task owned by this runtime, registered under the context's cancellation
   /// keys and joined to its groups.
   @discardableResult
@@ -106,7 +104,7 @@ package final class EffectRegistry {
       }
       self?.finished(token)
     }
-    changeCount &+= 1
+    waiters.countChange()
     running[token] = RunningEffect(
       task: task, namespace: context.namespace, keys: context.keys, groups: context.taskGroups)
     for key in context.keys { tokensByKey[key, default: []].insert(token) }
@@ -116,7 +114,7 @@ package final class EffectRegistry {
       let isNew = tokensByNamespace[prefix] == nil
       tokensByNamespace[prefix, default: []].insert(token)
       isChildPrefix = isChildPrefix && context.namespace[depth].base is ChildNamespace
-      if isNew && isChildPrefix { childInstanceStarted(prefix) }
+      if isNew && isChildPrefix { childInstances.started(prefix) }
     }
     for group in context.taskGroups { group.add(token, task, registry: self) }
     return token
@@ -138,8 +136,8 @@ package final class EffectRegistry {
   }
 
   private func finished(_ token: UInt64) {
-    defer { resumeChangeWaiters() }
-    changeCount &+= 1
+    waiters.countChange()
+    defer { waiters.resume() }
     guard let effect = running.removeValue(forKey: token) else { return }
     if !cancellationHandlers.isEmpty { cancellationHandlers[token] = nil }
     cancelledTokens.remove(token)
@@ -150,7 +148,7 @@ package final class EffectRegistry {
       tokensByNamespace[prefix]?.remove(token)
       if tokensByNamespace[prefix]?.isEmpty == true {
         tokensByNamespace[prefix] = nil
-        childInstanceEnded(prefix)
+        childInstances.ended(prefix)
       }
     }
     for key in effect.keys {
@@ -174,44 +172,14 @@ package final class EffectRegistry {
     effect.task.cancel()
     if !cancellationHandlers.isEmpty { cancellationHandlers.removeValue(forKey: token)?() }
     guard cancelledTokens.insert(token).inserted else { return }
-    changeCount &+= 1
-    resumeChangeWaiters()
+    waiters.changed()
   }
 
   /// An effect's work ended before its task unwound (a subscription whose source completed): a
   /// test counts it as over at once, as it does a cancelled one.
   func effectEnded(_ token: UInt64) {
     guard running[token] != nil, cancelledTokens.insert(token).inserted else { return }
-    changeCount &+= 1
-    resumeChangeWaiters()
-  }
-
-  // MARK: - Waiting for effects (test stores)
-
-  @exclusivity(unchecked)
-  private var changeWaiters: [UInt64: @MainActor () -> Void] = [:]
-  private var nextChangeWaiter: UInt64 = 0
-
-  /// Calls `waiter` once, at the next change: an effect finishes or a batch is published. A test
-  /// store registers before it checks its condition, so that no change falls in between.
-  ///
-  /// - Returns: An id for ``removeChangeWaiter(_:)``.
-  package func whenChanged(_ waiter: @escaping @MainActor () -> Void) -> UInt64 {
-    let id = nextChangeWaiter
-    nextChangeWaiter &+= 1
-    changeWaiters[id] = waiter
-    return id
-  }
-
-  package func removeChangeWaiter(_ id: UInt64) {
-    changeWaiters[id] = nil
-  }
-
-  private func resumeChangeWaiters() {
-    guard !changeWaiters.isEmpty else { return }
-    let waiters = changeWaiters
-    changeWaiters.removeAll()
-    for waiter in waiters.values { waiter() }
+    waiters.changed()
   }
 
   /// Cancels every effect running under `key`, and any throttle window it has open.
@@ -227,125 +195,19 @@ package final class EffectRegistry {
     // NB: once cancelled, the tokens leave the index, so cancelling again costs nothing; they
     // stay in `running` until their tasks end.
     guard let tokens = tokensByNamespace.removeValue(forKey: prefix) else { return }
-    childInstanceEnded(prefix)
+    childInstances.ended(prefix)
     for token in tokens { cancelEffect(token) }
   }
 
-  // MARK: - Child instances
-
-  /// The child instances with running effects (the namespaces whose components are all child
-  /// instances), grouped by the instance they run in and their operator.
-  @exclusivity(unchecked) private var childGroups: [ChildGroupKey: ChildGroup] = [:]
-
-  /// Whether an effect runs inside a child feature instance. While it is set, the root checks
-  /// after each action that the instances are still in its state (see ChildNamespace.swift).
-  var hasChildEffects: Bool { !childGroups.isEmpty }
-
-  /// How many child instances the checks have looked up (for tests of what a check costs).
-  package private(set) var childInstanceLookups = 0
-
-  private func childInstanceStarted(_ namespace: Namespace) {
-    guard let child = namespace.last?.base as? ChildNamespace else { return }
-    let key = ChildGroupKey(parent: namespace.dropLast(), operator: child.operatorKey)
-    if let group = childGroups[key] {
-      group.unchecked.insert(namespace)
-    } else {
-      let group = ChildGroup(child)
-      group.unchecked.insert(namespace)
-      childGroups[key] = group
-    }
-  }
-
-  private func childInstanceEnded(_ namespace: Namespace) {
-    guard let child = namespace.last?.base as? ChildNamespace,
-      namespace.allSatisfy({ $0.base is ChildNamespace })
-    else { return }
-    let key = ChildGroupKey(parent: namespace.dropLast(), operator: child.operatorKey)
-    guard let group = childGroups[key] else { return }
-    group.present.remove(namespace)
-    group.unchecked.remove(namespace)
-    if group.present.isEmpty && group.unchecked.isEmpty { childGroups[key] = nil }
-  }
-
   /// Cancels the effects of every child instance that has left the root's state, which `state`
-  /// reads.
-  ///
-  /// Each group reads its operator's children once. A group whose snapshot of its children's ids
-  /// shows them unchanged since the last check looks up only the instances started since then
-  /// (see ChildNamespace.swift): a send to one row of a thousand rows that each run an effect
-  /// costs what that row started, not a look-up per row.
+  /// reads (see ChildInstanceGroups.swift).
   func cancelEffectsOfDepartedChildren(in state: () -> Any) {
-    guard !childGroups.isEmpty else { return }
-    let root = state()
-    var departed: [Namespace] = []
-    for (key, group) in childGroups {
-      let enclosing: Any
-      if key.parent.isEmpty {
-        enclosing = root
-      } else {
-        switch ChildNamespace.presence(of: key.parent[...], in: root) {
-        case .present(let state): enclosing = state
-        case .absent:
-          departed.append(contentsOf: group.present)
-          departed.append(contentsOf: group.unchecked)
-          continue
-        case .unknown: continue
-        }
-      }
-      let snapshot = group.child.snapshot(in: enclosing, previous: group.snapshot)
-      // NB: while the ids are those of the last check, only the instances started since are
-      // looked up.
-      let isUnchanged = snapshot != nil && snapshot === group.snapshot
-      if isUnchanged && group.unchecked.isEmpty { continue }
-      // NB: the state is not of the operator's type: the instances' path is not known, and they
-      // are treated as present (see the comment at the top of ChildNamespace.swift).
-      guard let children = group.child.children(in: enclosing) else {
-        group.snapshot = nil
-        continue
-      }
-      group.snapshot = snapshot
-      if !isUnchanged {
-        // NB: a departed instance leaves `present` when its effects are cancelled.
-        childInstanceLookups += group.present.count
-        for namespace in group.present where group.child(namespace, isAbsentFrom: children) {
-          departed.append(namespace)
-        }
-      }
-      childInstanceLookups += group.unchecked.count
-      for namespace in group.unchecked {
-        if group.child(namespace, isAbsentFrom: children) {
-          departed.append(namespace)
-        } else {
-          group.present.insert(namespace)
-        }
-      }
-      group.unchecked.removeAll(keepingCapacity: true)
-    }
-    for namespace in departed { cancel(namespacePrefix: namespace) }
+    for namespace in childInstances.departed(in: state) { cancel(namespacePrefix: namespace) }
   }
 
   /// The tasks of the effects running inside a child namespace (and its descendants).
   func tasks(namespacePrefix prefix: Namespace) -> [Task<Void, Never>] {
     running.values.filter { $0.namespace.hasPrefix(prefix) }.map(\.task)
-  }
-
-  // MARK: - Throttle windows
-
-  /// An effect throttled under `key` arrived: what the throttle windows say to do with it.
-  func throttle(
-    _ effect: @escaping @MainActor () -> Void, key: CancellationKey, latest: Bool
-  ) -> ThrottleStateMachine<@MainActor () -> Void>.Arrival {
-    throttleWindows.effectArrived(effect, key: key, latest: latest)
-  }
-
-  /// Runs `body` as the task of the throttle window under `key`.
-  func openThrottleWindow(
-    key: CancellationKey,
-    context: EffectContext,
-    _ body: @escaping @MainActor @Sendable () async -> Void
-  ) {
-    let token = spawn(context, priority: nil, body)
-    throttleWindows.windowOpened(key, token: token)
   }
 
   /// The tasks awaiting `groups` also wait for the throttle window `token`, which now holds back
@@ -359,10 +221,4 @@ package final class EffectRegistry {
     running[token] = effect
   }
 
-  /// The interval of the window under `key` elapsed: what to do next.
-  func throttleWindowElapsed(
-    key: CancellationKey
-  ) -> ThrottleStateMachine<@MainActor () -> Void>.Elapsed {
-    throttleWindows.windowElapsed(key)
-  }
 }

@@ -19,6 +19,10 @@
 /// thread, synchronously, while that root reduces one action.
 @usableFromInline
 final class ReduceContext {
+  // NB: `@exclusivity(unchecked)` on the three fields: they are used on one thread only (see
+  // above), each access is a read, an append or an assignment that ends before any call out, and
+  // a reducer that logs a pulse or finds its row index while the root reads them reaches them
+  // through a fresh access, never through one held by its caller.
   /// The row indexes of the store tree, in the order they were made.
   @exclusivity(unchecked) var indexes: [any AnyRowIndex] = []
   /// Whether a pulse stream reads the store tree: pulse assignments are then logged.

@@ -10,7 +10,7 @@ import Dependencies
 /// The root of a store tree: owns the state and the reducer, and runs the send loop.
 @MainActor
 @usableFromInline
-package final class RootCore<State, Action>: Core {
+package final class RootCore<State, Action>: Core, AnyRootCore {
   // NB: the send loop runs as generic code that is not specialized for `State` and `Action`
   // (a class's methods are compiled once, in this module). What runs for every action is kept
   // free of values whose type must be looked up at run time (`Effect<Action>`, the queue's
@@ -30,10 +30,17 @@ package final class RootCore<State, Action>: Core {
   package var dependencies: DependencyValues
   /// The runtime's registries, held here too so that the loop reaches them in one step.
   private let effects: EffectRegistry
+  private let childInstances: ChildInstanceGroups
   private let stepObservers: StepObservers
   private let stateCaches: ScopedStateCaches
   private let reduceContext: ReduceContext
   private let interpreter: EffectInterpreter<State, Action>
+  // NB: `@exclusivity(unchecked)` on `currentState` (above), `loop`, `queue` and
+  // `pendingEffect`: main-actor state of the loop, touched at every action. The one access held
+  // across a call is the reducer's `inout` on `currentState`; what can run inside it (a
+  // re-entrant send, `reduction` setting `pendingEffect`) touches `queue`, `loop` and
+  // `pendingEffect`, never the state. The drain reads one queued action at a time, by index, and
+  // holds no access to `queue` while it reduces it.
   /// What the loop has pending (see SendLoopStateMachine.swift).
   @usableFromInline @exclusivity(unchecked) var loop = SendLoopStateMachine()
   /// Actions sent while busy, with the child namespace of the `.send` effect that sent them
@@ -60,6 +67,7 @@ package final class RootCore<State, Action>: Core {
     self.storeRuntime = runtime
     self.dependencies = DependencyValues._current
     self.effects = runtime.effects
+    self.childInstances = runtime.effects.childInstances
     self.stepObservers = runtime.stepObservers
     self.stateCaches = runtime.stateCaches
     self.reduceContext = runtime.observers.reduceContext
@@ -86,6 +94,8 @@ package final class RootCore<State, Action>: Core {
   package var state: State { currentState }
   @usableFromInline
   package var runtime: StoreRuntime { storeRuntime }
+  @usableFromInline
+  package var root: any AnyRootCore { self }
 
   @usableFromInline
   package func scoped<ChildState, ChildAction>(
@@ -270,7 +280,7 @@ package final class RootCore<State, Action>: Core {
   /// queued actions dropped, whoever removed them. One flag check while no child effect runs.
   @inline(__always)
   private func checkForDepartedChildren() {
-    if effects.hasChildEffects || loop.queuedChildActions > 0 {
+    if !childInstances.isEmpty || loop.queuedChildActions > 0 {
       cancelEffectsOfDepartedChildren()
     }
   }

@@ -9,8 +9,7 @@
 package final class ScopedCore<ParentState, ParentAction, State, Action>: Core,
   CachesScopedState
 {
-  // NB: internal, not private: debugging tools reach the root through it (Inspection.swift).
-  let parent: any Core<ParentState, ParentAction>
+  private let parent: any Core<ParentState, ParentAction>
   private let toState: (ParentState) -> State
   private let fromAction: (Action) -> ParentAction
   /// Where the observed stores of this core register, when not with the runtime (a row store's
@@ -53,6 +52,8 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core,
   }
   @usableFromInline
   package var runtime: StoreRuntime { parent.runtime }
+  @usableFromInline
+  package var root: any AnyRootCore { parent.root }
 
   @usableFromInline
   package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
@@ -103,16 +104,34 @@ extension ScopedCore {
       parent: parent,
       toState: { lastState.keep(toState($0)) },
       fromAction: fromAction)
+    lastState.follow(toState, in: parent, for: core, leftState: leftState)
+    return core
+  }
+}
+
+extension LastPresentState {
+  /// After each batch, keeps the state `toState` reads in `parent`, and calls `leftState` with
+  /// `core` in the batch in which it reads nil; until `core` is released. What a child store of
+  /// optional state (`ScopedCore.whilePresent`), a presented child's and a stack element's
+  /// (NavigationChildCore.swift) do to outlive their state.
+  ///
+  /// NB: a held store shows the state the child last had, read or not: after each batch the
+  /// core keeps the state it reads through (a reference to the same storage, as a read does),
+  /// until the core is released. The batch in which the state becomes nil is the one in which
+  /// the parent lets go of the store.
+  @MainActor
+  func follow<ParentState, ParentAction>(
+    _ toState: @escaping (ParentState) -> State?,
+    in parent: any Core<ParentState, ParentAction>,
+    for core: AnyObject,
+    leftState: @escaping @MainActor (_ core: AnyObject) -> Void
+  ) {
     var isPresent = true
-    // NB: a held store shows the state the child last had, read or not: after each batch the
-    // core keeps the state it reads through (a reference to the same storage, as a read does),
-    // until the core is released. The batch in which the state becomes nil is the one in which
-    // the parent lets go of the store.
     parent.runtime.addStreamObserver(
       publish: { [weak core, weak parent] in
         guard let core, let parent else { return false }
         if let state = toState(parent.state) {
-          lastState.value = state
+          self.value = state
           isPresent = true
         } else if isPresent {
           isPresent = false
@@ -121,6 +140,5 @@ extension ScopedCore {
         return true
       },
       finish: {})
-    return core
   }
 }

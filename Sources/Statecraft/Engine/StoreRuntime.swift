@@ -24,7 +24,7 @@ package final class StoreRuntime {
 
   /// Tells the test store's waiters and the observers about the batch that just ended.
   func publish() {
-    effects.batchPublished()
+    effects.waiters.changed()
     observers.publish()
   }
 
@@ -51,19 +51,19 @@ package final class StoreRuntime {
   /// The active effects that a test store did not skip.
   package var unskippedEffectCount: Int { effects.unskippedEffectCount }
   /// Bumped at every change a test store may wait for.
-  package var changeCount: UInt64 { effects.changeCount }
+  package var changeCount: UInt64 { effects.waiters.changeCount }
   /// How many child instances the departure checks have looked up.
-  package var childInstanceLookups: Int { effects.childInstanceLookups }
+  package var childInstanceLookups: Int { effects.childInstances.lookups }
 
   /// Stops counting the effects running now; returns how many.
   package func skipActiveEffects() -> Int { effects.skipActiveEffects() }
   /// Cancels every running effect and closes every throttle window.
   package func cancelAll() { effects.cancelAll() }
-  /// Calls `waiter` once, at the next change (see `EffectRegistry.whenChanged(_:)`).
+  /// Calls `waiter` once, at the next change (see `EffectChangeWaiters.whenChanged(_:)`).
   package func whenChanged(_ waiter: @escaping @MainActor () -> Void) -> UInt64 {
-    effects.whenChanged(waiter)
+    effects.waiters.whenChanged(waiter)
   }
-  package func removeChangeWaiter(_ id: UInt64) { effects.removeChangeWaiter(id) }
+  package func removeChangeWaiter(_ id: UInt64) { effects.waiters.remove(id) }
   /// The tasks of the effects running inside a child namespace (and its descendants).
   func tasks(namespacePrefix prefix: Namespace) -> [Task<Void, Never>] {
     effects.tasks(namespacePrefix: prefix)

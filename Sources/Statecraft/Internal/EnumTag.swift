@@ -1,5 +1,6 @@
 /// The case of an enum value, read from the Swift runtime: what tells two cases of an enum
-/// child state apart (see ChildIdentity.swift).
+/// child state apart (see `ChildIdentity` in ChildNamespace.swift), and whether a
+/// destination's state and action are enums (PresentationReducer.swift).
 ///
 /// NB: this reads the type's metadata the way swift-case-paths' `EnumMetadata` does (its
 /// `CasePaths` product builds swift-syntax, which Statecraft's build graph must not contain):

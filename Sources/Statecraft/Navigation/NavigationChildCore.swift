@@ -1,14 +1,22 @@
+// Owns the runtime of a presented child's store and a stack element's: a scope that outlives its
+// state as `ScopedCore.whilePresent` does (with the same `LastPresentState`), and that drops what
+// it is sent once its child has gone.
+
 /// The runtime of a child store of one presentation or one stack element: it reads that child
 /// while it is there, keeps its last state after it has gone (a view being dismissed can still
-/// draw), tells the parent store to let go of it when the child goes, and drops, with a report, what it is sent after the child has gone, so that a view
-/// holding it can never reach a child presented or pushed after it.
+/// draw), tells the parent store to let go of it when the child goes, and drops, with a report,
+/// what it is sent after the child has gone, so that a view holding it can never reach a child
+/// presented or pushed after it.
+///
+/// NB: not a `ScopedCore`: the check before each send is what sets it apart, and a scope's send
+/// path pays nothing for it.
 @MainActor
 final class NavigationChildCore<ParentState, ParentAction, State, Action>: Core {
   private let parent: any Core<ParentState, ParentAction>
   private let read: (ParentState) -> State?
   private let embed: (Action) -> ParentAction
   private let reportGone: (Action) -> Void
-  private var lastState: State
+  private let lastState: LastPresentState<State>
 
   init(
     parent: any Core<ParentState, ParentAction>,
@@ -19,35 +27,17 @@ final class NavigationChildCore<ParentState, ParentAction, State, Action>: Core 
     leftState: @escaping @MainActor (_ core: AnyObject) -> Void
   ) {
     self.parent = parent
-    self.lastState = initialState
+    self.lastState = LastPresentState(initialState)
     self.read = read
     self.embed = embed
     self.reportGone = reportGone
-    var isPresent = true
-    // NB: a held store shows the state the child last had, read or not: after each batch the
-    // core keeps the state it reads through, until the core is released. The batch in which the
-    // child leaves is the one in which the parent lets go of the store (`leftState`).
-    parent.runtime.addStreamObserver(
-      publish: { [weak self] in
-        guard let self else { return false }
-        if let state = self.read(self.parent.state) {
-          self.lastState = state
-          isPresent = true
-        } else if isPresent {
-          isPresent = false
-          leftState(self)
-        }
-        return true
-      },
-      finish: {})
+    lastState.follow(read, in: parent, for: self, leftState: leftState)
   }
 
-  package var state: State {
-    if let state = read(parent.state) { lastState = state }
-    return lastState
-  }
+  package var state: State { lastState.keep(read(parent.state)) }
 
   package var runtime: StoreRuntime { parent.runtime }
+  package var root: any AnyRootCore { parent.root }
 
   package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     guard read(parent.state) != nil else {

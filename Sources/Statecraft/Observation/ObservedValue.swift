@@ -4,9 +4,13 @@ import Observation
 ///
 /// The store keeps the value, not the whole state: holding a copy of the whole state would make
 /// every in-place mutation by the reducer copy the collections it touches.
+///
+/// One design with `Shared`'s `ObservedField` (Sharing/SharedReference.swift): a final class
+/// whose parts typed by the key path's `Value` are closures made once, at the key path's first
+/// read, and whose read path reaches the typed key path by an unchecked downcast.
 @MainActor
 @usableFromInline
-class ObservedValue<State, Action> {
+final class ObservedValue<State, Action> {
   /// The `observe` closures that read the key path, with the run that read it (see
   /// `ObserveToken.current`).
   private var readers: [(token: WeakObserveToken, run: UInt64)] = []
@@ -14,20 +18,64 @@ class ObservedValue<State, Action> {
   // the main actor, and no access to them is held across a call.
   /// Whether a reader registered with the store's Observation registrar (a view, a
   /// `withObservationTracking`): only then is the registrar told of the change.
-  @usableFromInline @exclusivity(unchecked) final var hasRegistrarReaders = false
+  @usableFromInline @exclusivity(unchecked) var hasRegistrarReaders = false
   /// Whether the key path is observed now: its store holds it among `observedValues`, to
   /// compare after the next batch.
-  @usableFromInline @exclusivity(unchecked) final var isObserved = false
+  @usableFromInline @exclusivity(unchecked) var isObserved = false
+  /// The key path Observation is told about: `\Store.[dynamicMember: keyPath]`, a
+  /// `KeyPath<Store<State, Action>, Value>` for the `Value` the key path reads.
+  @usableFromInline let storeKeyPath: AnyKeyPath
+  /// The value the readers saw, a `SeenValue<Value>`: nil while the key path is not observed.
+  private let seen: AnyObject
+  /// Whether the value at the key path in `state` differs from the one the readers saw (always
+  /// true for a value that is not `Equatable`, or while none is seen).
+  let hasChanged: (_ state: State) -> Bool
+  /// Tells Observation that the value changed.
+  private let notify: (Store<State, Action>) -> Void
+  /// Lets go of the value seen.
+  private let forget: () -> Void
 
-  /// Registers a read of the key path: by the `observe` closure running now, if any, else with
-  /// Observation.
-  func read(_ store: Store<State, Action>) {
+  init<Value>(
+    keyPath: KeyPath<State, Value>,
+    storeKeyPath: KeyPath<Store<State, Action>, Value>,
+    value: Value
+  ) {
+    let seen = SeenValue(value)
+    self.seen = seen
+    self.storeKeyPath = storeKeyPath
+    self.forget = { seen.value = nil }
+    self.notify = {
+      $0.registrar.willSet($0, keyPath: storeKeyPath)
+      $0.registrar.didSet($0, keyPath: storeKeyPath)
+    }
+    if let isEqual = equalityCheck(for: Value.self) {
+      self.hasChanged = { state in
+        guard let value = seen.value else { return true }
+        return !isEqual(value, state[keyPath: keyPath])
+      }
+    } else {
+      self.hasChanged = { _ in true }
+    }
+  }
+
+  /// Remembers `value`, of the key path's `Value`, as the one the readers saw.
+  func remember<Value>(_ value: Value) {
+    // NB: `seen` was made for this `Value`: the store finds this object by a key path to a
+    // `Value` (see `Store.trackRead`).
+    unsafeDowncast(seen, to: SeenValue<Value>.self).value = value
+  }
+
+  /// Registers a read of the key path, whose value is a `Value`: by the `observe` closure
+  /// running now, if any, else with Observation.
+  func read<Value>(_ store: Store<State, Action>, as _: Value.Type) {
     if let token = ObserveToken.current {
       if let last = readers.last, last.token.value === token, last.run == token.runs { return }
       readers.append((WeakObserveToken(token), token.runs))
     } else {
       hasRegistrarReaders = true
-      access(store)
+      store.registrar.access(
+        store,
+        keyPath: unsafeDowncast(storeKeyPath, to: KeyPath<Store<State, Action>, Value>.self))
     }
   }
 
@@ -41,66 +89,19 @@ class ObservedValue<State, Action> {
     }
   }
 
-  /// Forgets the readers: the key path is no longer observed until it is read again.
+  /// Forgets the readers and lets go of the value seen: the key path is no longer observed until
+  /// it is read again.
   func forgetReaders() {
     readers.removeAll(keepingCapacity: true)
     hasRegistrarReaders = false
     forget()
   }
-
-  func hasChanged(in state: State) -> Bool {
-    fatalError("ObservedValue is abstract: ObservedKeyPath overrides this.")
-  }
-  func access(_ store: Store<State, Action>) {
-    fatalError("ObservedValue is abstract: ObservedKeyPath overrides this.")
-  }
-  func notify(_ store: Store<State, Action>) {
-    fatalError("ObservedValue is abstract: ObservedKeyPath overrides this.")
-  }
-  /// Lets go of the value seen: the key path is no longer observed until it is read again.
-  func forget() {
-    fatalError("ObservedValue is abstract: ObservedKeyPath overrides this.")
-  }
 }
 
-@MainActor
-@usableFromInline
-final class ObservedKeyPath<State, Action, Value>: ObservedValue<State, Action> {
-  let keyPath: KeyPath<State, Value>
-  /// The key path Observation is told about: `\Store.[dynamicMember: keyPath]`.
-  @usableFromInline let storeKeyPath: KeyPath<Store<State, Action>, Value>
-  /// The value the readers saw; nil while the key path is not observed.
+/// The value the readers of a key path saw.
+final class SeenValue<Value> {
   var value: Value?
-  let isEqual: ((Value, Value) -> Bool)?
-
-  init(
-    keyPath: KeyPath<State, Value>,
-    storeKeyPath: KeyPath<Store<State, Action>, Value>,
-    value: Value
-  ) {
-    self.keyPath = keyPath
-    self.storeKeyPath = storeKeyPath
-    self.value = value
-    self.isEqual = equalityCheck(for: Value.self)
-  }
-
-  override func hasChanged(in state: State) -> Bool {
-    guard let isEqual, let value else { return true }
-    return !isEqual(value, state[keyPath: keyPath])
-  }
-
-  override func access(_ store: Store<State, Action>) {
-    store.registrar.access(store, keyPath: storeKeyPath)
-  }
-
-  override func notify(_ store: Store<State, Action>) {
-    store.registrar.willSet(store, keyPath: storeKeyPath)
-    store.registrar.didSet(store, keyPath: storeKeyPath)
-  }
-
-  override func forget() {
-    value = nil
-  }
+  init(_ value: Value) { self.value = value }
 }
 
 /// A key path object that a store was read through, and what reads through it observe.
@@ -124,20 +125,21 @@ struct ReadSite<State, Action> {
 
 extension Store: ObservedStore {
   /// Registers a read of `keyPath` made again through a call site whose key path is observed
-  /// now, outside an `observe` closure: tells Observation, as `ObservedValue.read(_:)` does.
+  /// now, outside an `observe` closure: tells Observation, as `ObservedValue.read(_:as:)` does.
   /// False when the read needs `trackRead(_:value:)`.
   @inlinable @inline(__always)
   func observeReadAgain<Value>(_ keyPath: KeyPath<State, Value>) -> Bool {
     // NB: the identities are scanned in an array of their own, of a trivial type: finding one
     // retains nothing, and needs no closure (which would check its isolation at run time).
     guard let index = readSiteIDs.firstIndex(of: ObjectIdentifier(keyPath)) else { return false }
-    let found = readSites[index].observed
-    guard found.isObserved, ObserveToken.current == nil else { return false }
-    // NB: the entry was made for a key path object to a `Value` (this one), with an
-    // `ObservedKeyPath` of that `Value` (see `trackRead`).
-    let observed = unsafeDowncast(found, to: ObservedKeyPath<State, Action, Value>.self)
+    let observed = readSites[index].observed
+    guard observed.isObserved, ObserveToken.current == nil else { return false }
     observed.hasRegistrarReaders = true
-    registrar.access(self, keyPath: observed.storeKeyPath)
+    // NB: the entry was made for a key path object to a `Value` (this one), with the store's
+    // key path to that `Value` (see `trackRead`).
+    registrar.access(
+      self,
+      keyPath: unsafeDowncast(observed.storeKeyPath, to: KeyPath<Store, Value>.self))
     return true
   }
 
@@ -146,9 +148,9 @@ extension Store: ObservedStore {
   @usableFromInline
   func trackRead<Value>(_ keyPath: KeyPath<State, Value>, value: Value) {
     let observed = observedKeyPath(keyPath, value: value)
-    observed.read(self)
+    observed.read(self, as: Value.self)
     guard !observed.isObserved else { return }
-    observed.value = value
+    observed.remember(value)
     if observedValues.isEmpty { core.register(observedStore: self) }
     observedValues.append(observed)
     observed.isObserved = true
@@ -158,20 +160,18 @@ extension Store: ObservedStore {
   /// its value (another object for the same key path), else made (with `value`).
   private func observedKeyPath<Value>(
     _ keyPath: KeyPath<State, Value>, value: Value
-  ) -> ObservedKeyPath<State, Action, Value> {
+  ) -> ObservedValue<State, Action> {
     let id = ObjectIdentifier(keyPath)
-    for site in readSites where site.id == id {
-      return unsafeDowncast(site.observed, to: ObservedKeyPath<State, Action, Value>.self)
-    }
+    for site in readSites where site.id == id { return site.observed }
     // NB: a key path read again after a change (a view re-rendering) reuses what its first read
     // built: the store's key path `\Store.[dynamicMember: keyPath]`, which the runtime
     // instantiates (demangling its generic arguments) each time it is written, and the equality
     // check, a dynamic cast to `Equatable`. Together they cost about ten times the rest of a read.
-    let observed: ObservedKeyPath<State, Action, Value>
-    if let known = knownKeyPaths[keyPath] as? ObservedKeyPath<State, Action, Value> {
+    let observed: ObservedValue<State, Action>
+    if let known = knownKeyPaths[keyPath] {
       observed = known
     } else {
-      observed = ObservedKeyPath(
+      observed = ObservedValue(
         keyPath: keyPath, storeKeyPath: \Store.[dynamicMember: keyPath], value: value)
       knownKeyPaths[keyPath] = observed
     }
@@ -188,7 +188,7 @@ extension Store: ObservedStore {
   package func publishChanges() {
     let state = core.state
     var changed: [ObservedValue<State, Action>] = []
-    for observed in observedValues where observed.hasChanged(in: state) {
+    for observed in observedValues where observed.hasChanged(state) {
       changed.append(observed)
     }
     guard !changed.isEmpty else { return }

@@ -71,6 +71,7 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
   /// per entry: a value has a few fields read from a few places, and a linear scan of them costs
   /// less than hashing one key. Two call sites that read the same field share its entry's field
   /// (see `observe`).
+  // NB: `@exclusivity(unchecked)`, as `value`: `lock` guards it.
   @exclusivity(unchecked) @usableFromInline var observed: [ObservedFieldEntry<Value>] = []
   private var storedError: (any Error)?
   private let isEqual: ((Value, Value) -> Bool)?
@@ -81,6 +82,7 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
     get { lock.withLock { storedTracker } }
     set { lock.withLock { storedTracker = newValue } }
   }
+  // NB: `@exclusivity(unchecked)`, as `value`: read and written under `lock` only (`tracker`).
   @exclusivity(unchecked) @usableFromInline var storedTracker: SharedChangeTracker?
   private let save: (@Sendable (Value) throws -> Void)?
   private var subscription: SharedSubscription?

@@ -11,7 +11,7 @@ import ConcurrencyExtras
 //   and the next non-nil value is a new instance.
 //
 // After each action that leaves effects running in child namespaces, the root looks the running
-// instances up in its state, from the root down (`StoreRuntime.cancelEffectsOfDepartedChildren`):
+// instances up in its state, from the root down (`ChildInstanceGroups.departed(in:)`), and
 // an instance that has left the state, by any reducer at any depth, has its effects cancelled,
 // and the actions it queued with `.send` are dropped before they are reduced. While no child
 // effect runs, the send loop pays one flag check for this. While some run, the check scales with
@@ -174,34 +174,6 @@ extension ChildNamespace {
 struct ChildOperatorKey: Hashable {
   let path: AnyHashableSendable
   let scopes: [UncheckedSendable<AnyKeyPath>]
-}
-
-/// The child instances of one operator in one enclosing instance (or the root).
-struct ChildGroupKey: Hashable {
-  let parent: ArraySlice<AnyHashableSendable>
-  let `operator`: ChildOperatorKey
-}
-
-/// The child instances of one operator in one enclosing instance, with running effects.
-final class ChildGroup {
-  /// An instance of the operator, to read its children with.
-  let child: ChildNamespace
-  /// The instances found present at the last check, while `snapshot` holds.
-  var present: Set<Namespace> = []
-  /// The instances to look up at the next check.
-  var unchecked: Set<Namespace> = []
-  /// The snapshot of the operator's children at the last check.
-  var snapshot: ChildSnapshot?
-
-  init(_ child: ChildNamespace) { self.child = child }
-
-  /// Whether the instance `namespace` of this group has left `children`, its operator's children.
-  func child(_ namespace: Namespace, isAbsentFrom children: AnyObject) -> Bool {
-    guard let child = namespace.last?.base as? ChildNamespace,
-      case .absent = child.locate(children, false)
-    else { return false }
-    return true
-  }
 }
 
 /// A snapshot of the ids of a collection operator's children: `identity` is the address of their
