@@ -32,6 +32,9 @@ extension TestGenerator {
     public var extending: String?
     /// What the test does after the last step.
     public var ending: Ending
+    /// The lines of the test store's `withDependencies` closure, if any: how the feature gets
+    /// the clock and its other dependencies (`$0.continuousClock = clock`).
+    public var dependencies: [String]
 
     /// A configuration; see each property.
     public init(
@@ -42,7 +45,8 @@ extension TestGenerator {
       clock: Clock? = nil,
       suite: String? = nil,
       extending: String? = nil,
-      ending: Ending = .finish
+      ending: Ending = .finish,
+      dependencies: [String] = []
     ) {
       self.imports = imports
       self.reducer = reducer
@@ -52,6 +56,7 @@ extension TestGenerator {
       self.suite = suite
       self.extending = extending
       self.ending = ending
+      self.dependencies = dependencies
     }
   }
 

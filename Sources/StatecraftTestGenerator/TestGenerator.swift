@@ -90,6 +90,10 @@ public enum TestGenerator {
     }
     writer.open("let store = TestStore(initialState: \(initialState)) {")
     writer.line(configuration.reducer)
+    if !configuration.dependencies.isEmpty {
+      writer.reopen("} withDependencies: {")
+      for line in configuration.dependencies { writer.line(line) }
+    }
     writer.close("}")
     if !storesEveryState {
       writer.line(
@@ -162,6 +166,13 @@ struct SourceWriter {
   }
 
   mutating func open(_ line: String) {
+    self.line(line)
+    depth += 1
+  }
+
+  /// Writes a line that closes a block and opens another (`} else {`).
+  mutating func reopen(_ line: String) {
+    depth -= 1
     self.line(line)
     depth += 1
   }
