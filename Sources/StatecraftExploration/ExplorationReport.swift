@@ -40,7 +40,7 @@ public struct ExplorationFailure<State, Action>: CustomStringConvertible {
       case .invariant(let message): "invariant failed: \(message)"
       case .runtimeIssue(let message): "the store reported an issue: \(message)"
       case .effectsStillRunning(let count):
-        "\(count) \(count == 1 ? "effect was" : "effects were") still running at the end of the session"
+        "\(count) \(count == 1 ? "effect was" : "effects were") still running"
       case .stateRoundTrip(let message): "the state did not survive encoding: \(message)"
       }
     }
@@ -77,6 +77,10 @@ public struct ExplorationFailure<State, Action>: CustomStringConvertible {
   /// only).
   public let test: String?
 
+  /// How the session ended, as a person reads it (`after sending .close`), when it ended with
+  /// a check.
+  let sessionEnd: String?
+
   /// The actions the user sent in the shrunk session.
   public var actions: [Action] { steps.compactMap(\.action) }
 
@@ -90,12 +94,13 @@ public struct ExplorationFailure<State, Action>: CustomStringConvertible {
     for (index, step) in steps.enumerated() {
       lines.append("  \(index + 1). \(step)")
     }
+    let reason = "\(self.reason)"
+    let sentence = reason.hasSuffix(".") ? reason : reason + "."
+    lines.append("")
     if let failingStep {
-      lines.append("")
-      lines.append("After step \(failingStep + 1), \(reason).")
+      lines.append("After step \(failingStep + 1), \(sentence)")
     } else {
-      lines.append("")
-      lines.append("At the end of the session, \(reason).")
+      lines.append("At the end of the session\(sessionEnd.map { " (\($0))" } ?? ""), \(sentence)")
     }
     lines.append("")
     lines.append("State: \(state)")

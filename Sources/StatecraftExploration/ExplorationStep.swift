@@ -25,7 +25,8 @@ extension ExplorationStep: CustomStringConvertible {
       return "let effects run"
     case .advanceClock(let duration, let order):
       let base = "advance the clock by \(describe(duration))"
-      return order == 0 ? base : base + " (sleepers due together resume in order \(order))"
+      return order == 0
+        ? base : base + " (sleepers due together resume in another order, seed \(order))"
     }
   }
 }

@@ -70,10 +70,22 @@ final class Explorer<State, Action> {
         failure: ExplorationFailure(
           reason: failure.reason, seed: options.seed, session: session,
           steps: shrunk.map(\.exported), failingStep: failure.step, state: failure.state,
-          originalStepCount: generated.count, test: testSource))
+          originalStepCount: generated.count, test: testSource,
+          sessionEnd: failure.step == nil ? sessionEndDescription : nil))
     }
     return ExplorationReport(
       seed: options.seed, sessions: max(0, options.sessions), steps: steps, failure: nil)
+  }
+
+  /// The end of a session as a person reads it.
+  private var sessionEndDescription: String? {
+    switch sessionEnd.kind {
+    case .none: nil
+    case .teardown(let actions) where actions.isEmpty: nil
+    case .teardown(let actions):
+      "after sending " + actions.map { describe($0) }.joined(separator: ", ")
+    case .whenIdle: "with the state idle"
+    }
   }
 
   /// The seed of one session: the exploration's seed and the session's index, mixed.
@@ -96,7 +108,8 @@ final class Explorer<State, Action> {
         continue
       }
       let duration = options.clockAdvances[random.next(below: options.clockAdvances.count)]
-      let order: UInt64 = random.chance(1, in: 2) ? (random.next() | 1) : 0
+      // NB: a small seed, so that a report reads well.
+      let order: UInt64 = random.chance(1, in: 2) ? UInt64(1 + random.next(below: 99)) : 0
       steps.append(.advanceClock(by: duration, order: order))
     }
     return steps
@@ -324,10 +337,13 @@ final class Explorer<State, Action> {
     reason: ExplorationFailure<State, Action>.Reason
   ) -> String {
     let source = TestGenerator.generate(from: recording, configuration: configuration)
-    return """
-      // Exploration (seed \(options.seed)) found: \(reason).
-      // The test replays the shrunk session; assert what should have held where it failed.
-      \(source)
-      """
+    let found = "Exploration (seed \(options.seed)) found: \(reason)"
+      .split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.isEmpty ? "//" : "// \($0)" }
+    let header =
+      found + [
+        "// The test replays the shrunk session; assert what should have held where it failed."
+      ]
+    return (header + [source]).joined(separator: "\n")
   }
 }
