@@ -104,9 +104,11 @@ public final class ExplorationClock: Clock, Sendable {
   /// await clock.advance(by: .seconds(1))
   /// ```
   ///
-  /// - Parameter order: Where several sleepers are due at the same instant, the seed of the
-  ///   order to resume them in: 0 resumes them in the order they began to sleep; another seed
-  ///   resumes them in another order, drawn from it (two sleepers: the reverse).
+  /// - Parameters:
+  ///   - duration: How far to move the clock.
+  ///   - order: Where several sleepers are due at the same instant, the seed of the order to
+  ///     resume them in: 0 resumes them in the order they began to sleep; another seed resumes
+  ///     them in another order, drawn from it (two sleepers: the reverse).
   /// - Returns: Whether sleepers due at the same instant resumed in another order than the one
   ///   they began to sleep in.
   @discardableResult

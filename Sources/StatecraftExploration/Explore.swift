@@ -51,6 +51,10 @@ import StatecraftTestGenerator
 ///   - invariants: Checks the state after every step: throw (``invariant(_:_:fileID:line:)``)
 ///     or `reportIssue` when it is wrong. Pass `{ _ in }` to check only what exploration checks
 ///     by itself (runtime issues, effects left running, the round trip).
+///   - fileID: The file where a failure is reported; leave the default.
+///   - filePath: The file path where a failure is reported; leave the default.
+///   - line: The line where a failure is reported; leave the default.
+///   - column: The column where a failure is reported; leave the default.
 /// - Returns: What ran, and the shrunk failure if one was found.
 @MainActor
 @discardableResult
