@@ -16,6 +16,7 @@ let package = Package(
     .library(name: "StatecraftCombine", targets: ["StatecraftCombine"]),
     .library(name: "StatecraftInspector", targets: ["StatecraftInspector"]),
     .library(name: "StatecraftTestGenerator", targets: ["StatecraftTestGenerator"]),
+    .library(name: "StatecraftExploration", targets: ["StatecraftExploration"]),
   ],
   dependencies: [
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -69,6 +70,18 @@ let package = Package(
     .target(
       name: "StatecraftTestGenerator",
       dependencies: ["Statecraft"]
+    ),
+    // NB: explores features for tests (issue 28); no product of the core depends on it.
+    .target(
+      name: "StatecraftExploration",
+      dependencies: [
+        "Statecraft",
+        "StatecraftTestGenerator",
+        "StatecraftTesting",
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
+        .product(name: "Dependencies", package: "swift-dependencies"),
+        .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+      ]
     ),
     .target(
       name: "StatecraftCombine",
@@ -171,6 +184,7 @@ let package = Package(
         "Statecraft",
         "StatecraftTesting",
         "StatecraftCombine",
+        "StatecraftExploration",
         "StatecraftInspector",
         "StatecraftTestGenerator",
         "TodosFeature",

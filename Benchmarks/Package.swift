@@ -25,6 +25,7 @@ let package = Package(
       dependencies: [
         .product(name: "Statecraft", package: statecraftPackage),
         .product(name: "StatecraftInspector", package: statecraftPackage),
+        .product(name: "StatecraftExploration", package: statecraftPackage),
         .product(name: "Benchmark", package: "package-benchmark"),
         .product(name: "CasePathsCore", package: "swift-case-paths"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),

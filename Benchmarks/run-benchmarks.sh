@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the Statecraft benchmarks (B1-B14, R1, R2, W3-W5) and prints each scenario's ratio to its floor.
+# Runs the Statecraft benchmarks (B1-B14, R1, R2, W3-W5, X1) and prints each scenario's ratio to its floor.
 #
 #   bash Benchmarks/run-benchmarks.sh            # full run, baseline "current"
 #   bash Benchmarks/run-benchmarks.sh --smoke    # CI: build, one iteration of each scenario,
@@ -156,6 +156,13 @@ add("B12", "shared field read / plain field read", f"{b12:.1f}×", "≈ 1×", b1
 b13 = ratio(wall("B13 inspector, no page"), wall("B13 no inspector"))
 add("B13", "inspector with no page / none", f"{b13:.2f}×", "≤ 1.1×", b13 <= 1.1,
     f"{us(wall('B13 inspector, no page'))} vs {us(wall('B13 no inspector'))} per 100,000 sends")
+
+x1 = ratio(wall("X1 exploration"), wall("X1 floor"))
+x1_rate = 2_103 / (wall("X1 exploration") / 1e6) if wall("X1 exploration") else float("nan")
+add("X1", "exploration: steps per second", f"{x1_rate:,.0f}", "≥ 10,000", x1_rate >= 10_000,
+    f"{us(wall('X1 exploration'))} per 2,103 steps (200 sessions, seed 1)")
+add("X1", "exploration / sends by hand (200 sessions of a counter)", f"{x1:.1f}×", "n/a", None,
+    f"{us(wall('X1 exploration'))} vs {us(wall('X1 floor'))} per 200 sessions")
 
 # Issue 26's measures: reads (R1, R2), an observed send (W5), scopes against nesting delegated
 # by hand (W4) and the effect round trip (W3, the B3 measures in the issue's terms).

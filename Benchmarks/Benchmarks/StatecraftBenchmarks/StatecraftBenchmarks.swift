@@ -110,6 +110,11 @@ let benchmarks: @Sendable () -> Void = {
   }
   Benchmark("B13 no inspector") { await b13Store(inspected: false, BenchmarkHandle(benchmark: $0)) }
 
+  // X1: exploration (issue 28): 200 seeded sessions of a counter, checked after every step, and
+  // the same user actions sent to a store per session by hand.
+  Benchmark("X1 exploration") { await x1Exploration(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("X1 floor") { await x1Floor(BenchmarkHandle(benchmark: $0)) }
+
   // B14: 10,000 cycles of a child arriving, starting an effect and leaving (presented and
   // dismissed, added and removed as a row, pushed and popped), on a new store and after 90,000
   // cycles on the same store; and how much the resident size grew over the 100,000.

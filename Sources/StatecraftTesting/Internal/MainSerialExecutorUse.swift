@@ -3,11 +3,11 @@ import ConcurrencyExtras
 /// Turns the main serial executor on while any test store is alive, and restores what was there
 /// when the last one ends: a test needs no trait or wrapper to be deterministic.
 @MainActor
-enum MainSerialExecutorUse {
+package enum MainSerialExecutorUse {
   private static var liveTestStores = 0
   private static var wasOn = false
 
-  static func begin() {
+  package static func begin() {
     if liveTestStores == 0 {
       wasOn = uncheckedUseMainSerialExecutor
       uncheckedUseMainSerialExecutor = true
@@ -15,7 +15,7 @@ enum MainSerialExecutorUse {
     liveTestStores += 1
   }
 
-  static func end() {
+  package static func end() {
     guard liveTestStores > 0 else { return }
     liveTestStores -= 1
     if liveTestStores == 0 { uncheckedUseMainSerialExecutor = wasOn }

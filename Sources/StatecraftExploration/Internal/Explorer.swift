@@ -1,0 +1,349 @@
+import Dependencies
+import Foundation
+import IssueReporting
+import Statecraft
+import StatecraftTestGenerator
+import StatecraftTesting
+
+/// Runs, checks and shrinks the sessions of one exploration.
+@MainActor
+final class Explorer<State, Action> {
+  struct Outcome {
+    var failure: (reason: ExplorationFailure<State, Action>.Reason, step: Int?, state: State)?
+    var steps: Int
+  }
+
+  let feature: ExploredFeature<State, Action>
+  let initialState: () -> State
+  let actions: ActionGenerator<Action>
+  let options: ExplorationOptions
+  let sessionEnd: SessionEnd<State, Action>
+  let invariants: (State) throws -> Void
+  let prepareDependencies: (inout DependencyValues) -> Void
+
+  init(
+    feature: ExploredFeature<State, Action>,
+    initialState: @escaping () -> State,
+    actions: ActionGenerator<Action>,
+    options: ExplorationOptions,
+    sessionEnd: SessionEnd<State, Action>,
+    invariants: @escaping (State) throws -> Void,
+    prepareDependencies: @escaping (inout DependencyValues) -> Void
+  ) {
+    self.feature = feature
+    self.initialState = initialState
+    self.actions = actions
+    self.options = options
+    self.sessionEnd = sessionEnd
+    self.invariants = invariants
+    self.prepareDependencies = prepareDependencies
+  }
+
+  // MARK: - Exploring
+
+  func explore(test: TestGenerator.Configuration?) async -> ExplorationReport<State, Action> {
+    MainSerialExecutorUse.begin()
+    defer { MainSerialExecutorUse.end() }
+    var steps = 0
+    for session in 0..<max(0, options.sessions) {
+      var random = SeededRandom(seed: sessionSeed(session))
+      let generated = generateSession(using: &random)
+      let outcome = await run(generated)
+      steps += outcome.steps
+      guard let found = outcome.failure else { continue }
+      let failing = Array(generated.prefix(found.step.map { $0 + 1 } ?? generated.count))
+      let shrunk = await shrink(failing, reason: found.reason)
+      // NB: the shrunk session once more, recorded where the idiom can become a test.
+      let clock = ExplorationClock()
+      let recorder =
+        test != nil && feature.record != nil
+        ? Recorder<State, Action>(initialState: initialState(), clock: clock) : nil
+      let final = await run(shrunk, clock: clock, recorder: recorder)
+      let failure = final.failure ?? found
+      let testSource = test.flatMap { test in
+        recorder.map {
+          generatedTest(from: $0.recording, configuration: test, reason: failure.reason)
+        }
+      }
+      return ExplorationReport(
+        seed: options.seed, sessions: session + 1, steps: steps,
+        failure: ExplorationFailure(
+          reason: failure.reason, seed: options.seed, session: session,
+          steps: shrunk.map(\.exported), failingStep: failure.step, state: failure.state,
+          originalStepCount: generated.count, test: testSource,
+          sessionEnd: failure.step == nil ? sessionEndDescription : nil))
+    }
+    return ExplorationReport(
+      seed: options.seed, sessions: max(0, options.sessions), steps: steps, failure: nil)
+  }
+
+  /// The end of a session as a person reads it.
+  private var sessionEndDescription: String? {
+    switch sessionEnd.kind {
+    case .none: nil
+    case .teardown(let actions) where actions.isEmpty: nil
+    case .teardown(let actions):
+      "after sending " + actions.map { describe($0) }.joined(separator: ", ")
+    case .whenIdle: "with the state idle"
+    }
+  }
+
+  /// The seed of one session: the exploration's seed and the session's index, mixed.
+  private func sessionSeed(_ session: Int) -> UInt64 {
+    var random = SeededRandom(seed: options.seed ^ (UInt64(session) &* 0x9E37_79B9_7F4A_7C15))
+    return random.next()
+  }
+
+  /// A session: user actions, each followed by nothing (the next one comes at once), a run of
+  /// the effects that can run, or a move of the clock.
+  func generateSession(using random: inout SeededRandom) -> [Step<Action>] {
+    let count = 1 + random.next(below: options.maxActions)
+    var steps: [Step<Action>] = []
+    for _ in 0..<count {
+      steps.append(.send(actions.run(&random)))
+      let roll = random.next(below: 10)
+      if roll < 2 { continue }
+      if roll < 6 || options.clockAdvances.isEmpty {
+        steps.append(.runEffects)
+        continue
+      }
+      let duration = options.clockAdvances[random.next(below: options.clockAdvances.count)]
+      // NB: a small seed, so that a report reads well.
+      let order: UInt64 = random.chance(1, in: 2) ? UInt64(1 + random.next(below: 99)) : 0
+      steps.append(.advanceClock(by: duration, order: order))
+    }
+    return steps
+  }
+
+  // MARK: - Running one session
+
+  func run(_ steps: [Step<Action>]) async -> Outcome {
+    await run(steps, clock: ExplorationClock(), recorder: nil)
+  }
+
+  private func run(
+    _ steps: [Step<Action>], clock: ExplorationClock, recorder: Recorder<State, Action>?
+  ) async -> Outcome {
+    let issues = IssueCollector()
+    return await withIssueReporters([issues]) {
+      let state = recorder?.initialState ?? initialState()
+      let store = withDependencies {
+        $0.continuousClock = clock
+        $0.suspendingClock = clock
+        prepareDependencies(&$0)
+      } operation: {
+        feature.makeStore(state)
+      }
+      if let recorder { feature.record?(store, recorder) }
+      let loop: Task<Void, Never>? = feature.runsLoop ? Task { await store.run() } : nil
+      defer {
+        store.runtime.cancelAll()
+        loop?.cancel()
+      }
+      await settle(store)
+      let baseline = store.runtime.activeEffectCount
+      var checked = 0
+      @MainActor func check(after step: Int?) -> Outcome? {
+        if let reason = self.check(store, issues: issues) {
+          return Outcome(
+            failure: (reason, step, store.withState { $0 }), steps: checked)
+        }
+        return nil
+      }
+      if let failure = check(after: nil) { return failure }
+      for (index, step) in steps.enumerated() {
+        switch step {
+        case .send(let action):
+          store.send(action.value)
+        case .runEffects:
+          await settle(store)
+        case .advanceClock(let duration, let order):
+          await settle(store)
+          _ = await clock.advance(by: duration, order: order) { await self.settle(store) }
+        }
+        checked += 1
+        if let failure = check(after: index) { return failure }
+      }
+      // NB: the end of the session.
+      switch sessionEnd.kind {
+      case .none:
+        break
+      case .teardown(let actions):
+        await settle(store)
+        for action in actions {
+          store.send(action)
+          if let failure = check(after: nil) { return failure }
+        }
+        await settle(store)
+        if let failure = check(after: nil) { return failure }
+        let running = store.runtime.activeEffectCount - baseline
+        if running > 0 {
+          return Outcome(
+            failure: (.effectsStillRunning(running), nil, store.withState { $0 }), steps: checked)
+        }
+      case .whenIdle(let isIdle):
+        await settle(store)
+        if let failure = check(after: nil) { return failure }
+        let running = store.runtime.activeEffectCount - baseline
+        if running > 0 && isIdle(store.withState { $0 }) {
+          return Outcome(
+            failure: (.effectsStillRunning(running), nil, store.withState { $0 }), steps: checked)
+        }
+      }
+      if let message = roundTrip(store.withState { $0 }) {
+        return Outcome(
+          failure: (.stateRoundTrip(message), nil, store.withState { $0 }), steps: checked)
+      }
+      return Outcome(failure: nil, steps: checked)
+    }
+  }
+
+  /// Checks the invariants and the issues reported since the session began.
+  private func check(
+    _ store: Store<State, Action>, issues: IssueCollector
+  ) -> ExplorationFailure<State, Action>.Reason? {
+    if issues.count > 0 { return .runtimeIssue(issues.message(at: 0)) }
+    do {
+      try invariants(store.withState { $0 })
+    } catch let violation as InvariantViolation {
+      return .invariant(violation.message)
+    } catch {
+      return .invariant("\(error)")
+    }
+    if issues.count > 0 { return .invariant(issues.message(at: 0)) }
+    return nil
+  }
+
+  /// Lets the work that can run, run: yields until a run of yields changes nothing in the store.
+  ///
+  /// NB: on the main serial executor every job is queued on the main actor, in order, so each
+  /// yield runs the jobs queued before it (as the test store's harness does).
+  func settle(_ store: Store<State, Action>) async {
+    let runtime = store.runtime
+    var quietYields = 0
+    var last = runtime.changeCount
+    var yields = 0
+    while quietYields < 8 && yields < 10_000 {
+      await Task.yield()
+      yields += 1
+      if runtime.changeCount == last {
+        quietYields += 1
+      } else {
+        last = runtime.changeCount
+        quietYields = 0
+      }
+    }
+  }
+
+  /// Nil when the state is not `Codable` and `Equatable`, or survives a JSON round trip;
+  /// otherwise what went wrong.
+  private func roundTrip(_ state: State) -> String? {
+    guard let codable = state as? any (Codable & Equatable) else { return nil }
+    return Self.roundTrip(codable)
+  }
+
+  private static func roundTrip<Value: Codable & Equatable>(_ value: Value) -> String? {
+    do {
+      let data = try JSONEncoder().encode(value)
+      let decoded = try JSONDecoder().decode(Value.self, from: data)
+      return decoded == value ? nil : "decoded, it is \(decoded)"
+    } catch {
+      return "\(error)"
+    }
+  }
+
+  // MARK: - Shrinking
+
+  /// The smallest session found that fails for the same reason: removes chunks of steps, then
+  /// single steps, shortens clock advances, restores the default order of sleepers due
+  /// together, and simplifies actions, until nothing smaller fails.
+  func shrink(_ steps: [Step<Action>], reason: ExplorationFailure<State, Action>.Reason) async
+    -> [Step<Action>]
+  {
+    var current = steps
+    var budget = options.shrinkBudget
+    func fails(_ candidate: [Step<Action>]) async -> [Step<Action>]? {
+      guard budget > 0 else { return nil }
+      budget -= 1
+      let outcome = await run(candidate)
+      guard let failure = outcome.failure, failure.reason.isSameFailure(as: reason) else {
+        return nil
+      }
+      return Array(candidate.prefix(failure.step.map { $0 + 1 } ?? candidate.count))
+    }
+    var improved = true
+    while improved && budget > 0 {
+      improved = false
+      // Chunks, halving in size down to single steps.
+      var size = max(1, current.count / 2)
+      while size >= 1 {
+        var start = 0
+        while start + size <= current.count {
+          var candidate = current
+          candidate.removeSubrange(start..<(start + size))
+          if let smaller = await fails(candidate) {
+            current = smaller
+            improved = true
+          } else {
+            start += size
+          }
+        }
+        size /= 2
+      }
+      // Clock advances: the default order, then shorter, then no advance at all.
+      for index in current.indices {
+        guard case .advanceClock(let duration, let order) = current[index] else { continue }
+        var candidates: [Step<Action>] = []
+        if order != 0 { candidates.append(.advanceClock(by: duration, order: 0)) }
+        for shorter in options.clockAdvances.sorted() where shorter < duration {
+          candidates.append(.advanceClock(by: shorter, order: order))
+        }
+        candidates.append(.runEffects)
+        for candidate in candidates {
+          var session = current
+          session[index] = candidate
+          if let smaller = await fails(session), index < smaller.count {
+            current = smaller
+            improved = true
+            break
+          }
+        }
+      }
+      // Actions: their simpler values, as long as one fails.
+      var index = 0
+      while index < current.count {
+        if case .send(let action) = current[index] {
+          for simpler in action.shrinks() {
+            var session = current
+            session[index] = .send(simpler)
+            if let smaller = await fails(session), index < smaller.count {
+              current = smaller
+              improved = true
+              break
+            }
+          }
+        }
+        index += 1
+      }
+    }
+    return current
+  }
+
+  // MARK: - The generated test
+
+  private func generatedTest(
+    from recording: Recording<State, Action>,
+    configuration: TestGenerator.Configuration,
+    reason: ExplorationFailure<State, Action>.Reason
+  ) -> String {
+    let source = TestGenerator.generate(from: recording, configuration: configuration)
+    let found = "Exploration (seed \(options.seed)) found: \(reason)"
+      .split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.isEmpty ? "//" : "// \($0)" }
+    let header =
+      found + [
+        "// The test replays the shrunk session; assert what should have held where it failed."
+      ]
+    return (header + [source]).joined(separator: "\n")
+  }
+}
