@@ -15,10 +15,7 @@ extension Engine {
     @Test func todosKeepTheirListTheirCountsAndTheirIDs() async {
       let report = await explore(
         initialState: Todos.State(),
-        reducer: {
-          @Dependency(\.continuousClock) var clock
-          return Todos(clock: clock)
-        },
+        reducer: { Todos() },
         actions: .weighted([
           (4, .element(of: ["Milk", "Eggs", "", "  Tea "]).map(Todos.Action.add)),
           (2, .int(in: 0...4).map { Todos.Action.toggle(id: $0) }),
@@ -35,8 +32,9 @@ extension Engine {
         // NB: quitting stops the sync and the search: nothing may run after it.
         sessionEnd: .teardown([Todos.Action.quit]),
         test: TestGenerator.Configuration(
-          imports: ["TodosFeature"], reducer: "Todos(clock: clock)",
-          clock: TestGenerator.Clock(name: "clock"), ending: .skipInFlightEffects)
+          imports: ["TodosFeature"], reducer: "Todos()",
+          dependencies: ["$0.continuousClock = clock"], clock: TestGenerator.Clock(name: "clock"),
+          ending: .skipInFlightEffects)
       ) { state in
         let todos = state.todos
         try invariant(
@@ -57,10 +55,7 @@ extension Engine {
       // and redo then brings back the list undo left.
       let report = await explore(
         initialState: Todos.State(),
-        reducer: {
-          @Dependency(\.continuousClock) var clock
-          return Todos(clock: clock)
-        },
+        reducer: { Todos() },
         actions: .weighted([
           (3, .element(of: ["Milk", "Eggs"]).map(Todos.Action.add)),
           (2, .int(in: 0...3).map { Todos.Action.toggle(id: $0) }),
@@ -71,7 +66,7 @@ extension Engine {
         options: ExplorationOptions(seed: 7, sessions: 150)
       ) { state in
         var replay = state
-        let reducer = Todos(clock: ImmediateClock())
+        let reducer = Todos()
         guard !state.undoStack.isEmpty else { return }
         let before = state.undoStack.last
         _ = reducer.reduce(into: &replay, action: .undo)
