@@ -78,15 +78,12 @@ public func explore<R: Reducer>(
     runsLoop: false,
     record: { store, recorder in store.record(into: recorder) }
   )
-  let explorer = Explorer(
-    feature: feature, initialState: initialState, actions: actions, options: options,
-    sessionEnd: sessionEnd, invariants: invariants, prepareDependencies: prepareDependencies)
-  let report = await explorer.explore(test: test ?? defaultTest(of: R.self))
-  if reportsFailure, let failure = report.failure {
-    reportIssue(
-      failure.description, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-  return report
+  return await feature.explore(
+    initialState: initialState, actions: actions, options: options, sessionEnd: sessionEnd,
+    invariants: invariants, prepareDependencies: prepareDependencies,
+    test: test ?? defaultTest(of: R.self),
+    reportsFailure: reportsFailure,
+    location: (fileID, filePath, line, column))
 }
 
 /// Explores a reactor: as ``explore(initialState:reducer:actions:options:sessionEnd:test:withDependencies:reportsFailure:fileID:filePath:line:column:invariants:)``,
@@ -125,15 +122,11 @@ public func explore<R: Reactor>(
     runsLoop: false,
     record: nil
   )
-  let explorer = Explorer(
-    feature: feature, initialState: initialState, actions: actions, options: options,
-    sessionEnd: sessionEnd, invariants: invariants, prepareDependencies: prepareDependencies)
-  let report = await explorer.explore(test: nil)
-  if reportsFailure, let failure = report.failure {
-    reportIssue(
-      failure.description, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-  return report
+  return await feature.explore(
+    initialState: initialState, actions: actions, options: options, sessionEnd: sessionEnd,
+    invariants: invariants, prepareDependencies: prepareDependencies, test: nil,
+    reportsFailure: reportsFailure,
+    location: (fileID, filePath, line, column))
 }
 
 /// Explores a feedback system: as ``explore(initialState:reducer:actions:options:sessionEnd:test:withDependencies:reportsFailure:fileID:filePath:line:column:invariants:)``,
@@ -173,15 +166,11 @@ public func explore<S: FeedbackSystem>(
     runsLoop: true,
     record: nil
   )
-  let explorer = Explorer(
-    feature: feature, initialState: initialState, actions: actions, options: options,
-    sessionEnd: sessionEnd, invariants: invariants, prepareDependencies: prepareDependencies)
-  let report = await explorer.explore(test: nil)
-  if reportsFailure, let failure = report.failure {
-    reportIssue(
-      failure.description, fileID: fileID, filePath: filePath, line: line, column: column)
-  }
-  return report
+  return await feature.explore(
+    initialState: initialState, actions: actions, options: options, sessionEnd: sessionEnd,
+    invariants: invariants, prepareDependencies: prepareDependencies, test: nil,
+    reportsFailure: reportsFailure,
+    location: (fileID, filePath, line, column))
 }
 
 /// The generated test's configuration when the exploration gives none: a test store of `R()`,
@@ -198,4 +187,32 @@ private func defaultTest<R>(of type: R.Type) -> TestGenerator.Configuration {
     clock: TestGenerator.Clock(name: "clock"),
     ending: .skipInFlightEffects
   )
+}
+
+extension ExploredFeature {
+  /// Runs the exploration of this feature, and reports its failure at `location` when asked:
+  /// what the three `explore` functions do once they have built the feature.
+  @MainActor
+  fileprivate func explore(
+    initialState: @escaping () -> State,
+    actions: ActionGenerator<Action>,
+    options: ExplorationOptions,
+    sessionEnd: SessionEnd<State, Action>,
+    invariants: @escaping (State) throws -> Void,
+    prepareDependencies: @escaping (inout DependencyValues) -> Void,
+    test: TestGenerator.Configuration?,
+    reportsFailure: Bool,
+    location: (fileID: StaticString, filePath: StaticString, line: UInt, column: UInt)
+  ) async -> ExplorationReport<State, Action> {
+    let explorer = Explorer(
+      feature: self, initialState: initialState, actions: actions, options: options,
+      sessionEnd: sessionEnd, invariants: invariants, prepareDependencies: prepareDependencies)
+    let report = await explorer.explore(test: test)
+    if reportsFailure, let failure = report.failure {
+      reportIssue(
+        failure.description, fileID: location.fileID, filePath: location.filePath,
+        line: location.line, column: location.column)
+    }
+    return report
+  }
 }
