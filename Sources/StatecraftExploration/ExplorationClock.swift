@@ -17,7 +17,9 @@ import ConcurrencyExtras
 /// ```
 ///
 /// With the default order, sleepers due at the same instant resume in the order they began to
-/// sleep, as with swift-clocks' `TestClock`.
+/// sleep, as with swift-clocks' `TestClock`. A test that exploration generates for a session in
+/// which they resumed in another order makes its clock with that order
+/// (``init(orders:)``), so that the test replays the race as the session ran it.
 public final class ExplorationClock: Clock, Sendable {
   /// A point in the clock's time: how long after its start.
   public struct Instant: InstantProtocol, Hashable, Sendable {
@@ -48,12 +50,35 @@ public final class ExplorationClock: Clock, Sendable {
     var nextID: UInt64 = 0
     var sleepers: [Sleeper] = []
     var cancelledBeforeSleeping: Set<UInt64> = []
+    /// The order seed of the sleepers due together at an offset from the start, when an
+    /// advance gives none.
+    var orders: [Duration: UInt64] = [:]
+    /// The instants (offsets from the start) at which sleepers due together resumed in another
+    /// order than the one they began to sleep in, and the seed of that order.
+    var reorderings: [Duration: UInt64] = [:]
   }
 
   private let storage = LockIsolated(Storage())
 
   /// A clock at its start, with no one sleeping.
-  public init() {}
+  ///
+  /// - Parameter orders: For an instant (its offset from the clock's start) at which several
+  ///   sleepers are due, the seed of the order to resume them in, as
+  ///   ``advance(by:order:)``'s `order` does, when an advance passes that instant with the
+  ///   default order. Exploration writes it into the test it generates for a session in which
+  ///   sleepers due together resumed in another order:
+  ///
+  ///   ```swift
+  ///   let clock = ExplorationClock(orders: [.milliseconds(500): 17])
+  ///   ```
+  public init(orders: [Duration: UInt64] = [:]) {
+    storage.withValue { $0.orders = orders }
+  }
+
+  /// The instants (offsets from the clock's start) at which sleepers due together resumed in
+  /// another order than the one they began to sleep in, with the seed of that order: what
+  /// ``init(orders:)`` takes to resume them in that order again.
+  public var reorderings: [Duration: UInt64] { storage.withValue { $0.reorderings } }
 
   /// The clock's time now.
   public var now: Instant { storage.withValue { $0.now } }
@@ -107,8 +132,9 @@ public final class ExplorationClock: Clock, Sendable {
   /// - Parameters:
   ///   - duration: How far to move the clock.
   ///   - order: Where several sleepers are due at the same instant, the seed of the order to
-  ///     resume them in: 0 resumes them in the order they began to sleep; another seed resumes
-  ///     them in another order, drawn from it (two sleepers: the reverse).
+  ///     resume them in: 0 resumes them in the order they began to sleep (or the order
+  ///     ``init(orders:)`` gave for that instant); another seed resumes them in another order,
+  ///     drawn from it and from nothing else (two sleepers: the reverse).
   /// - Returns: Whether sleepers due at the same instant resumed in another order than the one
   ///   they began to sleep in.
   @discardableResult
@@ -122,19 +148,22 @@ public final class ExplorationClock: Clock, Sendable {
     by duration: Duration, order: UInt64, settle: @MainActor () async -> Void
   ) async -> Bool {
     let target = now.advanced(by: duration)
-    var random = SeededRandom(seed: order)
     var reordered = false
     while true {
-      let due: [UInt64] = storage.withValue { storage in
+      let (instant, due, seed): (Duration, [UInt64], UInt64) = storage.withValue { storage in
         guard let earliest = storage.sleepers.map(\.deadline).min(), earliest <= target else {
-          return []
+          return (.zero, [], 0)
         }
         storage.now = earliest
-        return storage.sleepers.filter { $0.deadline == earliest }.map(\.id)
+        let due = storage.sleepers.filter { $0.deadline == earliest }.map(\.id)
+        return (earliest.offset, due, order != 0 ? order : storage.orders[earliest.offset] ?? 0)
       }
       guard !due.isEmpty else { break }
       var ordered = due
-      if order != 0 && ordered.count > 1 {
+      if seed != 0 && ordered.count > 1 {
+        // NB: each instant's order is drawn from the seed alone, so that a test advancing the
+        // clock in other steps than the session did resumes them in the same order.
+        var random = SeededRandom(seed: seed)
         for index in stride(from: ordered.count - 1, to: 0, by: -1) {
           ordered.swapAt(index, random.next(below: index + 1))
         }
@@ -142,6 +171,7 @@ public final class ExplorationClock: Clock, Sendable {
         // them, so a race between two stays found when shrinking removes a third.
         if ordered == due { ordered.reverse() }
         reordered = true
+        storage.withValue { $0.reorderings[instant] = seed }
       }
       for id in ordered {
         // NB: one at a time: a sleeper that the work of an earlier one cancelled is gone, and

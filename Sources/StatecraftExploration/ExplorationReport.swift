@@ -20,7 +20,7 @@ public struct ExplorationReport<State, Action> {
 /// A session that broke the feature, shrunk until nothing smaller breaks it the same way.
 ///
 /// Its ``description`` is the report exploration prints: the seed, the minimal session as steps
-/// a person can read, what failed and, for a reducer, a Swift Testing test that replays it.
+/// a person can read, what failed, and a Swift Testing test that replays it.
 public struct ExplorationFailure<State, Action>: CustomStringConvertible {
   /// What went wrong.
   public enum Reason: Equatable, Sendable, CustomStringConvertible {
@@ -73,8 +73,9 @@ public struct ExplorationFailure<State, Action>: CustomStringConvertible {
   public let state: State
   /// How many steps the session had before it was shrunk.
   public let originalStepCount: Int
-  /// A Swift Testing test that replays the shrunk session through a `TestStore` (reducers
-  /// only).
+  /// A Swift Testing test that replays the shrunk session through a `TestStore`: step by step
+  /// for a reducer, from its steps and the state it failed in for a reactor or a feedback
+  /// system.
   public let test: String?
 
   /// How the session ended, as a person reads it (`after sending .close`), when it ended with

@@ -100,7 +100,9 @@ public func explore<R: Reducer>(
 /// ```
 ///
 /// The reactor's subscriptions run for the whole session and don't count as effects left
-/// running. A failure has no generated test: replay its steps with a `TestStore` of the reactor.
+/// running. A failure's generated test replays its steps through a `TestStore` of the reactor
+/// that is not exhaustive, and asserts the state the session failed in (a reactor's mutations
+/// are not recorded step by step).
 @MainActor
 @discardableResult
 public func explore<R: Reactor>(
@@ -109,6 +111,7 @@ public func explore<R: Reactor>(
   actions: ActionGenerator<R.Action>,
   options: ExplorationOptions = ExplorationOptions(),
   sessionEnd: SessionEnd<R.State, R.Action> = .none,
+  test: TestGenerator.Configuration? = nil,
   withDependencies prepareDependencies: @escaping (inout DependencyValues) -> Void = { _ in },
   reportsFailure: Bool = true,
   fileID: StaticString = #fileID,
@@ -124,7 +127,8 @@ public func explore<R: Reactor>(
   )
   return await feature.explore(
     initialState: initialState, actions: actions, options: options, sessionEnd: sessionEnd,
-    invariants: invariants, prepareDependencies: prepareDependencies, test: nil,
+    invariants: invariants, prepareDependencies: prepareDependencies,
+    test: test ?? defaultTest(of: R.self, idiom: .reactor),
     reportsFailure: reportsFailure,
     location: (fileID, filePath, line, column))
 }
@@ -143,8 +147,9 @@ public func explore<R: Reactor>(
 /// }
 /// ```
 ///
-/// The loop's own machinery doesn't count as effects left running. A failure has no generated
-/// test: replay its steps with a `TestStore` of the system.
+/// The loop's own machinery doesn't count as effects left running. A failure's generated test
+/// replays its steps through a `TestStore` of the system that is not exhaustive, and asserts the
+/// state the session failed in.
 @MainActor
 @discardableResult
 public func explore<S: FeedbackSystem>(
@@ -153,6 +158,7 @@ public func explore<S: FeedbackSystem>(
   actions: ActionGenerator<S.Event>,
   options: ExplorationOptions = ExplorationOptions(),
   sessionEnd: SessionEnd<S.State, S.Event> = .none,
+  test: TestGenerator.Configuration? = nil,
   withDependencies prepareDependencies: @escaping (inout DependencyValues) -> Void = { _ in },
   reportsFailure: Bool = true,
   fileID: StaticString = #fileID,
@@ -168,20 +174,24 @@ public func explore<S: FeedbackSystem>(
   )
   return await feature.explore(
     initialState: initialState, actions: actions, options: options, sessionEnd: sessionEnd,
-    invariants: invariants, prepareDependencies: prepareDependencies, test: nil,
+    invariants: invariants, prepareDependencies: prepareDependencies,
+    test: test ?? defaultTest(of: S.self, idiom: .feedbackSystem),
     reportsFailure: reportsFailure,
     location: (fileID, filePath, line, column))
 }
 
 /// The generated test's configuration when the exploration gives none: a test store of `R()`,
 /// from the recorded initial state, with the clock in `continuousClock`.
-private func defaultTest<R>(of type: R.Type) -> TestGenerator.Configuration {
+private func defaultTest<R>(
+  of type: R.Type, idiom: TestGenerator.Idiom = .reducer
+) -> TestGenerator.Configuration {
   let name = String(reflecting: type)
   let module = name.split(separator: ".").first.map(String.init)
   let typeName = name.split(separator: ".").dropFirst().joined(separator: ".")
   return TestGenerator.Configuration(
     imports: module.map { [$0] } ?? [],
     reducer: "\(typeName.isEmpty ? name : typeName)()",
+    idiom: idiom,
     dependencies: ["$0.continuousClock = clock"],
     testName: "exploredSession",
     clock: TestGenerator.Clock(name: "clock"),

@@ -13,12 +13,17 @@ extension TestGenerator {
   /// ```
   public struct Configuration: Sendable {
     /// The modules the test imports besides `Testing`, `Statecraft`, `StatecraftTesting` (and
-    /// `Clocks` with a clock), which it always imports: the feature's module, and those of the
+    /// the clock's ``TestGenerator/Clock/module``), which it always imports: the feature's module, and those of the
     /// types its state and actions use (`IdentifiedCollections`).
     public var imports: [String]
-    /// The expression, in the test's body, of the reducer the test store runs: a call of the
-    /// feature's initializer (`Todos()`). It may use the clock by ``TestGenerator/Clock/name``.
+    /// The expression, in the test's body, of the feature the test store runs: a call of the
+    /// feature's initializer (`Todos()`), a reducer unless ``idiom`` says otherwise. It may use
+    /// the clock by ``TestGenerator/Clock/name``.
     public var reducer: String
+    /// Which kind of feature ``reducer`` makes, and so how the test store is made:
+    /// `TestStore(initialState:) { Todos() }` for a reducer,
+    /// `TestStore(initialState:reactor:)` or `TestStore(initialState:system:)` otherwise.
+    public var idiom: Idiom
     /// The statements of the test store's `withDependencies` closure, one per line, each setting
     /// a dependency on `$0` (`$0.continuousClock = clock`); empty writes no closure. They may use
     /// the clock by ``TestGenerator/Clock/name``.
@@ -41,6 +46,7 @@ extension TestGenerator {
     public init(
       imports: [String] = [],
       reducer: String,
+      idiom: Idiom = .reducer,
       dependencies: [String] = [],
       testName: String = "recordedSession",
       initialState: InitialState = .recorded,
@@ -51,6 +57,7 @@ extension TestGenerator {
     ) {
       self.imports = imports
       self.reducer = reducer
+      self.idiom = idiom
       self.dependencies = dependencies
       self.testName = testName
       self.initialState = initialState
@@ -59,6 +66,16 @@ extension TestGenerator {
       self.extending = extending
       self.ending = ending
     }
+  }
+
+  /// The kind of feature a generated test's store runs.
+  public enum Idiom: Sendable, Equatable {
+    /// A reducer: `TestStore(initialState: ...) { Feature() }`.
+    case reducer
+    /// A reactor: `TestStore(initialState: ..., reactor: Feature())`.
+    case reactor
+    /// A feedback system: `TestStore(initialState: ..., system: Feature())`.
+    case feedbackSystem
   }
 
   /// How a generated test writes the state its test store starts from.
@@ -80,9 +97,9 @@ extension TestGenerator {
     }
   }
 
-  /// The `TestClock` a generated test gives its feature.
+  /// The `TestClock` (or another test clock) a generated test gives its feature.
   ///
-  /// The test declares `let <name> = TestClock()` before the test store, so that
+  /// The test declares `let <name> = TestClock()` (``initializer``) before the test store, so that
   /// ``TestGenerator/Configuration/reducer`` can pass it to the feature, and advances it before
   /// each step to the time the step was recorded at (`Recording.times`, measured from the start of
   /// the recording): before each received action exactly, before a sent one when a millisecond or
@@ -95,10 +112,22 @@ extension TestGenerator {
   public struct Clock: Sendable, Equatable {
     /// The clock's name in the test (`clock`).
     public var name: String
+    /// The expression that makes the clock: `TestClock()`, or another clock with an
+    /// `advance(by:)` (`ExplorationClock(orders: [.milliseconds(500): 17])`, which an
+    /// exploration writes for a session whose sleepers due together resumed in another order).
+    public var initializer: String
+    /// The module the clock's type comes from, which the test imports: `Clocks` for a
+    /// `TestClock`.
+    public var module: String
 
-    /// A clock named `name`.
-    public init(name: String = "clock") {
+    /// A clock named `name`, made by `initializer` from `module`: a swift-clocks `TestClock` by
+    /// default.
+    public init(
+      name: String = "clock", initializer: String = "TestClock()", module: String = "Clocks"
+    ) {
       self.name = name
+      self.initializer = initializer
+      self.module = module
     }
   }
 

@@ -60,10 +60,10 @@ final class Explorer<State, Action> {
         ? Recorder<State, Action>(initialState: initialState(), clock: clock) : nil
       let final = await run(shrunk, clock: clock, recorder: recorder)
       let failure = final.failure ?? found
-      let testSource = test.flatMap { test in
-        recorder.map {
-          generatedTest(from: $0.recording, configuration: test, reason: failure.reason)
-        }
+      let testSource = test.map { test in
+        generatedTest(
+          of: shrunk, failure: failure, recording: recorder?.recording,
+          configuration: replaying(clock.reorderings, in: test))
       }
       return ExplorationReport(
         seed: options.seed, sessions: session + 1, steps: steps,
@@ -331,13 +331,34 @@ final class Explorer<State, Action> {
 
   // MARK: - The generated test
 
+  /// The test that replays the shrunk session: step by step from its recording (a reducer's),
+  /// or from its steps and the state it failed in.
   private func generatedTest(
-    from recording: Recording<State, Action>,
-    configuration: TestGenerator.Configuration,
-    reason: ExplorationFailure<State, Action>.Reason
+    of steps: [Step<Action>],
+    failure: (reason: ExplorationFailure<State, Action>.Reason, step: Int?, state: State),
+    recording: Recording<State, Action>?,
+    configuration: TestGenerator.Configuration
   ) -> String {
-    let source = TestGenerator.generate(from: recording, configuration: configuration)
-    let found = "Exploration (seed \(options.seed)) found: \(reason)"
+    let source: String
+    if let recording {
+      source = TestGenerator.generate(from: recording, configuration: configuration)
+    } else {
+      var replayed: [TestGenerator.Session<State, Action>.Step] = steps.compactMap { step in
+        switch step {
+        case .send(let action): .send(action.value)
+        case .runEffects: nil
+        case .advanceClock(let duration, _): .advanceClock(by: duration)
+        }
+      }
+      if failure.step == nil, case .teardown(let actions) = sessionEnd.kind {
+        replayed += actions.map { .send($0) }
+      }
+      source = TestGenerator.generate(
+        session: TestGenerator.Session(
+          initialState: initialState(), steps: replayed, finalState: failure.state),
+        configuration: configuration)
+    }
+    let found = "Exploration (seed \(options.seed)) found: \(failure.reason)"
       .split(separator: "\n", omittingEmptySubsequences: false)
       .map { $0.isEmpty ? "//" : "// \($0)" }
     let header =
@@ -345,5 +366,20 @@ final class Explorer<State, Action> {
         "// The test replays the shrunk session; assert what should have held where it failed."
       ]
     return (header + [source]).joined(separator: "\n")
+  }
+
+  /// The configuration of a test whose clock resumes the sleepers due together in the orders
+  /// the session's clock did (`ExplorationClock(orders:)`), when it changed any.
+  private func replaying(
+    _ reorderings: [Duration: UInt64], in configuration: TestGenerator.Configuration
+  ) -> TestGenerator.Configuration {
+    guard !reorderings.isEmpty, var clock = configuration.clock else { return configuration }
+    let orders = reorderings.sorted { $0.key < $1.key }
+      .map { "\(TestGenerator.swiftSource($0.key)): \($0.value)" }
+    clock.initializer = "ExplorationClock(orders: [\(orders.joined(separator: ", "))])"
+    clock.module = "StatecraftExploration"
+    var configuration = configuration
+    configuration.clock = clock
+    return configuration
   }
 }

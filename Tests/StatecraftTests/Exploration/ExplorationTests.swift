@@ -132,7 +132,9 @@ extension Engine {
       }
       let failure = try #require(report.failure)
       #expect(failure.actions == [.up, .up])
-      #expect(failure.test == nil)
+      #expect(
+        failure.test?.contains(
+          "TestStore(initialState: Thermostat.State(target: 0), reactor: Thermostat())") == true)
 
       let fixed = await explore(
         initialState: Thermostat.State(),
