@@ -214,25 +214,11 @@ final class Explorer<State, Action> {
     return nil
   }
 
-  /// Lets the work that can run, run: yields until a run of yields changes nothing in the store.
-  ///
-  /// NB: on the main serial executor every job is queued on the main actor, in order, so each
-  /// yield runs the jobs queued before it (as the test store's harness does).
+  /// Lets the work that can run, run: yields until eight yields in a row change nothing in the
+  /// store: fewer than a test store's twenty, because a session settles after most of its steps
+  /// and the yields are most of its cost (BENCHMARKS.md, X1).
   func settle(_ store: Store<State, Action>) async {
-    let runtime = store.runtime
-    var quietYields = 0
-    var last = runtime.changeCount
-    var yields = 0
-    while quietYields < 8 && yields < 10_000 {
-      await Task.yield()
-      yields += 1
-      if runtime.changeCount == last {
-        quietYields += 1
-      } else {
-        last = runtime.changeCount
-        quietYields = 0
-      }
-    }
+    await store.runtime.settle(quietYields: 8)
   }
 
   /// Nil when the state is not `Codable` and `Equatable`, or survives a JSON round trip;

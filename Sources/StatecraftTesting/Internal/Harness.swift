@@ -135,25 +135,10 @@ final class Harness<State, Action, ReceivedAction> {
     }
   }
 
-  /// Lets the work that is already due run: effects resumed by a clock, actions on their way.
-  ///
-  /// NB: on the main serial executor every job is queued on the main actor, in order, so each
-  /// yield runs the jobs queued before it. This yields until a run of yields changes nothing in
-  /// the store (no batch, no effect started, finished or cancelled).
+  /// Lets the work that is already due run: effects resumed by a clock, actions on their way,
+  /// until twenty yields in a row change nothing in the store.
   func settle() async {
-    var quietYields = 0
-    var last = runtime.changeCount
-    var yields = 0
-    while quietYields < 20 && yields < 10_000 {
-      await Task.yield()
-      yields += 1
-      if runtime.changeCount == last {
-        quietYields += 1
-      } else {
-        last = runtime.changeCount
-        quietYields = 0
-      }
-    }
+    await runtime.settle(quietYields: 20)
   }
 
   // MARK: - Ending
