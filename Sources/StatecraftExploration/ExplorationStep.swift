@@ -1,6 +1,7 @@
 /// One step of an explored session: a user action, or a move of the world between two.
 public enum ExplorationStep<Action> {
-  /// The user sends an action; effects it starts have not run yet.
+  /// The user sends an action, and the effects it starts run until they wait (on the clock, or
+  /// on work of their own), as a test store's `send` lets them.
   case send(Action)
   /// The effects that can run, run, and deliver their actions.
   case runEffects

@@ -24,10 +24,11 @@ import StatecraftTestGenerator
 /// }
 /// ```
 ///
-/// The feature's clock is an ``ExplorationClock`` in `continuousClock` and `suspendingClock`;
-/// between user actions a session sends the next at once, lets the effects that can run
-/// deliver, or advances the clock by one of ``ExplorationOptions/clockAdvances``, resuming the
-/// sleepers due at the same instant in an order drawn from the seed. At the end of a session it
+/// The feature's clock is an ``ExplorationClock`` in `continuousClock` and `suspendingClock`.
+/// Each user action's effects run until they wait, as with a test store's `send`; between two
+/// actions a session may also advance the clock by one of ``ExplorationOptions/clockAdvances``,
+/// resuming the sleepers due at the same instant in an order drawn from the seed. At the end of
+/// a session it
 /// checks what `sessionEnd` asks (no effect left running) and that a `Codable` state survives a
 /// JSON round trip.
 ///

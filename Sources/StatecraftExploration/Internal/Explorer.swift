@@ -94,8 +94,8 @@ final class Explorer<State, Action> {
     return random.next()
   }
 
-  /// A session: user actions, each followed by nothing (the next one comes at once), a run of
-  /// the effects that can run, or a move of the clock.
+  /// A session: user actions, each followed by nothing more, a run of the effects that can
+  /// run, or a move of the clock.
   func generateSession(using random: inout SeededRandom) -> [Step<Action>] {
     let count = 1 + random.next(below: options.maxActions)
     var steps: [Step<Action>] = []
@@ -154,7 +154,10 @@ final class Explorer<State, Action> {
       for (index, step) in steps.enumerated() {
         switch step {
         case .send(let action):
+          // NB: as a test store's `send` does, so that a session is one a test can replay:
+          // an effect that answers at once has answered before the next step.
           store.send(action.value)
+          await settle(store)
         case .runEffects:
           await settle(store)
         case .advanceClock(let duration, let order):
@@ -172,6 +175,7 @@ final class Explorer<State, Action> {
         await settle(store)
         for action in actions {
           store.send(action)
+          await settle(store)
           if let failure = check(after: nil) { return failure }
         }
         await settle(store)

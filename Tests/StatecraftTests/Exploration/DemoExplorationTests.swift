@@ -28,7 +28,7 @@ extension Engine {
           (1, .constant(.syncTapped)),
           (1, .constant(.cancelSyncTapped)),
         ]),
-        options: ExplorationOptions(seed: 2026, sessions: 150),
+        options: ExplorationOptions(seed: 2026, sessions: 1_000),
         // NB: quitting stops the sync and the search: nothing may run after it.
         sessionEnd: .teardown([Todos.Action.quit]),
         test: TestGenerator.Configuration(
@@ -63,7 +63,7 @@ extension Engine {
           (2, .constant(.undo)),
           (2, .constant(.redo)),
         ]),
-        options: ExplorationOptions(seed: 7, sessions: 150)
+        options: ExplorationOptions(seed: 7, sessions: 1_000)
       ) { state in
         var replay = state
         let reducer = Todos()
@@ -92,7 +92,7 @@ extension Engine {
           (2, .constant(.factTapped)),
           (1, .constant(.cancelFactTapped)),
         ]),
-        options: ExplorationOptions(seed: 2026, sessions: 150),
+        options: ExplorationOptions(seed: 2026, sessions: 1_000),
         sessionEnd: .whenIdle { !$0.fact.isLoading }
       ) { state in
         try invariant(CounterReactor.range.contains(state.count), "the count stays in range")
@@ -113,7 +113,7 @@ extension Engine {
           (2, .element(of: ["", "red", "kite", "zzz"]).map(Paging.Event.queryChanged)),
           (1, .constant(.retry)),
         ]),
-        options: ExplorationOptions(seed: 2026, sessions: 150),
+        options: ExplorationOptions(seed: 2026, sessions: 1_000),
         sessionEnd: .whenIdle { !$0.isLoading },
         withDependencies: {
           $0.pageService = .inProcess(

@@ -47,6 +47,37 @@ extension Engine {
       try Self.expectCommitted(failure.test, as: "RefresherRace.swift")
     }
 
+    static func echoerInvariants(_ state: Echoer.State) throws {
+      try invariant(state.echoes == state.taps, "every tap is echoed")
+    }
+
+    @Test func anEffectThatAnswersAtOnceHasAnsweredBeforeTheNextStep() async {
+      // NB: a send lets the effects it starts run until they wait, as a test store's send
+      // does: otherwise the invariant fails after the first tap, and no test store could replay
+      // a session whose next action came before the effect ran.
+      let report = await explore(
+        initialState: Echoer.State(),
+        reducer: { Echoer(losesThirdEcho: false) },
+        actions: .constant(.tap),
+        options: ExplorationOptions(seed: 13, sessions: 100),
+        invariants: Self.echoerInvariants)
+      #expect(report.failure == nil)
+    }
+
+    @Test func aFailureAfterEffectsThatAnswerAtOnceGetsATestThatReplaysIt() async throws {
+      let report = await explore(
+        initialState: Echoer.State(),
+        reducer: { Echoer() },
+        actions: .constant(.tap),
+        options: ExplorationOptions(seed: 13, sessions: 100),
+        test: Self.configuration("Echoer()", testName: "echoerThirdTap"),
+        reportsFailure: false,
+        invariants: Self.echoerInvariants)
+      let failure = try #require(report.failure)
+      #expect(failure.actions == [.tap, .tap, .tap])
+      try Self.expectCommitted(failure.test, as: "EchoerThirdTap.swift")
+    }
+
     @Test func aReactorsFailureGetsATest() async throws {
       let report = await explore(
         initialState: Thermostat.State(),

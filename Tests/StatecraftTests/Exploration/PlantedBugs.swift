@@ -36,6 +36,32 @@ struct Picker: Reducer {
   }
 }
 
+/// A tap whose effect answers at once. The bug: the third answer is not counted.
+struct Echoer: Reducer {
+  struct State: Equatable {
+    var taps = 0
+    var echoes = 0
+  }
+
+  enum Action: Equatable, Sendable {
+    case tap
+    case echo
+  }
+
+  var losesThirdEcho = true
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .tap:
+      state.taps += 1
+      return .run { send in await send(.echo) }
+    case .echo:
+      if !(losesThirdEcho && state.taps == 3) { state.echoes += 1 }
+      return .none
+    }
+  }
+}
+
 /// A refresh whose responses take the same time. The bug: a new refresh doesn't cancel the one
 /// in flight, so when two responses arrive at once in the other order, the older one is shown.
 struct Refresher: Reducer {
