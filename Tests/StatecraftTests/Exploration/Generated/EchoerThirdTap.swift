@@ -34,4 +34,3 @@ extension Engine.GeneratedExplorationTests {
     await store.skipInFlightEffects(strict: false)
   }
 }
-
