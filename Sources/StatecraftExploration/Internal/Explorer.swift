@@ -155,9 +155,10 @@ final class Explorer<State, Action> {
         switch step {
         case .send(let action):
           // NB: as a test store's `send` does, so that a session is one a test can replay:
-          // an effect that answers at once has answered before the next step.
+          // an effect that answers at once has answered before the next step. With no effect
+          // doing work, there is nothing to wait for.
           store.send(action.value)
-          await settle(store)
+          if store.runtime.activeEffectCount > 0 { await settle(store) }
         case .runEffects:
           await settle(store)
         case .advanceClock(let duration, let order):
