@@ -45,13 +45,16 @@ public final class Inspector<State, Action> {
   /// Starts an inspector for `store`: the whole of its state and its actions.
   ///
   /// - Parameters:
-  ///   - store: The store to inspect, of any idiom. A store made by `scope` inspects its root:
-  ///     give the root store.
+  ///   - store: The store to inspect, of any idiom: the root of its tree. For a feature inside
+  ///     a larger tree, give the root and name the feature
+  ///     (``init(store:state:action:configuration:)``).
   ///   - configuration: The port, the limits on what a page sends, and a test generator.
-  /// - Throws: An ``InspectorError`` when the server can't listen.
+  /// - Throws: An ``InspectorError``: when the server can't listen, or
+  ///   ``InspectorError/scopedStore(root:)`` when `store` was made by `scope`.
   public convenience init(
     store: Store<State, Action>, configuration: InspectorConfiguration = InspectorConfiguration()
   ) async throws {
+    try Self.checkIsRoot(store)
     let feature = InspectedFeature<State, Action>(
       name: Self.name(of: State.self),
       currentRootState: { [weak store] in store?.inspectedRootState },
@@ -88,12 +91,15 @@ public final class Inspector<State, Action> {
   ///   - state: Where the feature's state is in the root's.
   ///   - action: The root's action case that holds the feature's actions.
   ///   - configuration: The port, the limits on what a page sends, and a test generator.
+  /// - Throws: An ``InspectorError``: when the server can't listen, or
+  ///   ``InspectorError/scopedStore(root:)`` when `store` was made by `scope`.
   public convenience init<RootState, RootAction>(
     store: Store<RootState, RootAction>,
     state: WritableKeyPath<RootState, State>,
     action: AnyCasePath<RootAction, Action>,
     configuration: InspectorConfiguration = InspectorConfiguration()
   ) async throws {
+    try Self.checkIsRoot(store)
     let feature = InspectedFeature<State, Action>(
       name: Self.name(of: State.self),
       currentRootState: { [weak store] in store?.inspectedRootState },
@@ -117,6 +123,17 @@ public final class Inspector<State, Action> {
       send: { [weak store] featureAction in store?.send(action.embed(featureAction)) },
       runtime: store.inspectedRuntime)
     try await self.init(feature: feature, configuration: configuration)
+  }
+
+  /// Throws ``InspectorError/scopedStore(root:)`` when `store` is a scope of a larger tree: its
+  /// root's state is of another type than its own. (A reactor's or a feedback system's store
+  /// runs on a root of its own events, with its state.)
+  private static func checkIsRoot<S, A>(_ store: Store<S, A>) throws {
+    let root = store.inspectedRootState
+    guard root is S else {
+      let name = String(reflecting: type(of: root)).split(separator: ".").dropFirst()
+      throw InspectorError.scopedStore(root: name.joined(separator: "."))
+    }
   }
 
   init(

@@ -117,6 +117,25 @@ extension Engine {
       await run.value
     }
 
+    @Test func aScopedStoreIsRefusedWithTheWayToInspectItsFeature() async throws {
+      let store = Store(initialState: Desk.State()) { Desk() }
+      let tally = store.scope(state: \.tally, action: Desk.Action.tally)
+      await #expect {
+        _ = try await Inspector(store: tally)
+      } throws: { error in
+        guard case .scopedStore(let root) = error as? InspectorError else { return false }
+        return root.hasSuffix("Desk.State")
+          && "\(error)".contains("Inspector(store: root, state: \\.feature, action: ...)")
+      }
+      await #expect(throws: InspectorError.self) {
+        _ = try await Inspector(
+          store: tally, state: \.count,
+          action: AnyCasePath<Tally.Action, Int>(embed: Tally.Action.add) {
+            if case .add(let amount) = $0 { amount } else { nil }
+          })
+      }
+    }
+
     @Test func oneFeatureOfALargerStoreIsInspectedAndExportedAlone() async throws {
       let store = Store(initialState: Desk.State()) { Desk() }
       let inspector = try await Inspector(store: store, state: \.tally, action: Desk.tallyCase)
