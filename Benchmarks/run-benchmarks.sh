@@ -5,6 +5,10 @@
 #   bash Benchmarks/run-benchmarks.sh --smoke    # CI: build, one iteration of each scenario,
 #                                                # no timing assertions (fails only if a
 #                                                # scenario reports an error)
+#   bash Benchmarks/run-benchmarks.sh --filter "B1 .*" --filter "X1.*"
+#                                                # only those scenarios (package-benchmark's
+#                                                # regular expressions); the table shows the
+#                                                # rows whose measures ran
 #
 # The results are kept as the package-benchmark baseline "current" (or "smoke") in
 # Benchmarks/.benchmarkBaselines; the table below is read from it (p50 of every metric).
@@ -15,10 +19,12 @@ baseline=current
 if [[ "${1:-}" == "--smoke" ]]; then
   export STATECRAFT_BENCHMARK_SMOKE=1
   baseline=smoke
+  shift
 fi
 
+# NB: what follows (--filter …) goes to package-benchmark as it is.
 swift package --allow-writing-to-directory .benchmarkBaselines \
-  benchmark baseline update "$baseline" --no-progress
+  benchmark baseline update "$baseline" --no-progress "$@"
 
 report=$(mktemp)
 trap 'rm -f "$report"' EXIT
@@ -68,6 +74,9 @@ def ratio(a, b):
 
 rows = []
 def add(scenario, measured, value, target, met, raw):
+    # NB: a measure of a scenario that did not run (--filter) has no row.
+    if "nan" in value or value.startswith("n/a"):
+        return
     verdict = "n/a" if met is None else ("met" if met else "MISSED")
     rows.append((scenario, measured, value, target, verdict, raw))
 
