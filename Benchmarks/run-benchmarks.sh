@@ -94,8 +94,9 @@ add("B2", "store / floor", f"{b2:.1f}×", "≤ 10×", b2 <= 10,
 b2r = ratio(wall("B2 store"), wall("B2 reducer floor"))
 add("B2", "store / reducer called directly", f"{b2r:.1f}×", "(info)", None,
     f"{us(wall('B2 store'))} vs {us(wall('B2 reducer floor'))}: the engine's share")
-add("B2", "bytes allocated per toggle", f"{bytes_per_toggle:,.0f} B", "no copy of the rows",
-    bytes_per_toggle < 10_000, "a copy of the rows would be ≥ 10,000 × row size")
+if metric("B2 store", "Malloc (bytes total)") is not None:
+    add("B2", "bytes allocated per toggle", f"{bytes_per_toggle:,.0f} B", "no copy of the rows",
+        bytes_per_toggle < 10_000, "a copy of the rows would be ≥ 10,000 × row size")
 
 b3 = ratio(wall("B3 store"), wall("B3 floor"))
 add("B3", "store / detached task floor", f"{b3:.2f}×", "≤ 1.5×", b3 <= 1.5,
