@@ -135,6 +135,9 @@ ratios = [
     ("B4 depth 10 store / its floor", "B4 depth 10 store", "B4 depth 10 floor", "(info)"),
     ("B4 depth 5 floor / B1 floor", "B4 depth 5 floor", "B1 floor", "(info)"),
     ("B4 depth 10 floor / depth 5 floor", "B4 depth 10 floor", "B4 depth 5 floor", "(info)"),
+    ("W4 depth 5 store / hand-written floor", "B4 depth 5 store", "W4 depth 5 hand floor", "≤ 3×"),
+    ("W4 depth 10 store / hand-written floor", "B4 depth 10 store", "W4 depth 10 hand floor",
+     "≤ 3×"),
     ("B5 1,000 / 10 observers", "B5 1000 observers", "B5 10 observers", "≤ 2×"),
     ("B9 observed re-read / unobserved", "B9 observed rows", "B9 unobserved rows", "≤ 5×"),
     ("B10 unread states / no stream", "B10 unread states", "B10 no stream", "≤ 1.5×"),
@@ -145,6 +148,8 @@ ratios = [
 ]
 counts = [
     ("B8 mallocs per .none send", "B8 none send allocations", "Malloc (total)", 1000, "0"),
+    ("B8 mallocs per send through a body's Scope", "B8 body scope allocations", "Malloc (total)",
+     1000, "(info)"),
     ("B7 peak resident growth (kB)", "B7 unread states", "peak resident growth (kB)", 1, "< 1,024"),
 ]
 

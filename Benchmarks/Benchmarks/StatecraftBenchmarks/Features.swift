@@ -164,6 +164,32 @@ typealias Depth1 = Wrap<Counter>
 typealias Depth5 = Wrap<Wrap<Wrap<Wrap<Wrap<Counter>>>>>
 typealias Depth10 = Wrap<Wrap<Wrap<Wrap<Wrap<Depth5>>>>>
 
+// MARK: - A counter scoped in a body (B8 body scope)
+
+/// A feature that scopes a counter in its `body`, as most features are written: its `Scope` is
+/// built anew for every action (unlike `Wrap`'s, built once).
+struct CounterHost: Reducer {
+  struct State {
+    var counter = Counter.State()
+  }
+
+  enum Action: Sendable {
+    case counter(Counter.Action)
+  }
+
+  static let toCounter = AnyCasePath<Action, Counter.Action>(
+    embed: Action.counter,
+    extract: { action in
+      guard case .counter(let counterAction) = action else { return nil }
+      return counterAction
+    }
+  )
+
+  var body: some Reducer<State, Action> {
+    Scope(state: \.counter, action: Self.toCounter) { Counter() }
+  }
+}
+
 // MARK: - The counter as a Reactor and as a Feedback system (B6)
 
 struct CounterReactor: Reactor {

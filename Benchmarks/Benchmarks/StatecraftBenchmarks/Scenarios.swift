@@ -266,6 +266,18 @@ func b8Store(_ handle: BenchmarkHandle) {
   handle.check(store.count == Size.allocationSends + 1, "B8: count is \(store.count)")
 }
 
+/// B8's sends through a `Scope` built in a `body` (so once per action).
+@MainActor
+func b8BodyScope(_ handle: BenchmarkHandle) {
+  let store = Store(initialState: CounterHost.State(), reducer: CounterHost())
+  store.send(.counter(.increment))  // the first send may size the store's queue
+  handle.measure {
+    for _ in 0..<Size.allocationSends { store.send(.counter(.increment)) }
+  }
+  let count = store.state.counter.count
+  handle.check(count == Size.allocationSends + 1, "B8 body scope: count is \(count)")
+}
+
 // MARK: - B9: a send whose observer re-reads its field
 
 /// 1,000 sends, each toggling one row of 1,000; with `observed`, each row has a row store whose

@@ -80,6 +80,11 @@ let benchmarks: @Sendable () -> Void = {
     "B8 none send allocations",
     configuration: .init(metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount])
   ) { await b8Store(BenchmarkHandle(benchmark: $0)) }
+  // The same through a `Scope` built in a `body`, once per action (the usual spelling).
+  Benchmark(
+    "B8 body scope allocations",
+    configuration: .init(metrics: [.wallClock, .mallocCountTotal, .mallocBytesCount])
+  ) { await b8BodyScope(BenchmarkHandle(benchmark: $0)) }
 
   // B9: 1,000 sends, each toggling one row of 1,000, with an `observe` closure on every row store
   // that re-reads the row's field, and without observers.

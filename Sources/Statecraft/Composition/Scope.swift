@@ -34,13 +34,36 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     case casePath(AnyCasePath<ParentState, Child.State>, SourceLocation)
   }
 
-  @usableFromInline let toChildState: StatePath
-  /// The child's offset in the parent's state when `toChildState` is a key path of stored
-  /// properties (the usual case), found once, when the `Scope` is built: the fast path of
-  /// `reduce(into:action:)`.
-  @usableFromInline let childOffset: Int?
-  @usableFromInline let toChildAction: AnyCasePath<ParentAction, Child.Action>
-  @usableFromInline let child: Child
+  // NB: a `Scope` is one reference to its configuration, built once in `init`. Held inline, a
+  // level would be its paths *and* every level below it, and the optimizer copies that whole
+  // value to the stack at each level of each action (before calling the action's `extract`, and
+  // the child before calling its `reduce`): a send through nested scopes copied a sum that grew
+  // with the square of the depth. A reference is one word whatever is below it, and the fields
+  // of a final class's `let`s are read in place.
+  @usableFromInline let storage: Storage
+
+  /// What a `Scope` is made of, behind one reference (see `storage`).
+  @usableFromInline
+  final class Storage {
+    @usableFromInline let toChildState: StatePath
+    /// The child's offset in the parent's state when `toChildState` is a key path of stored
+    /// properties (the usual case), found once, when the `Scope` is built: the fast path of
+    /// `reduce(into:action:)`.
+    @usableFromInline let childOffset: Int?
+    @usableFromInline let toChildAction: AnyCasePath<ParentAction, Child.Action>
+    @usableFromInline let child: Child
+
+    @inlinable
+    init(
+      toChildState: StatePath, childOffset: Int?,
+      toChildAction: AnyCasePath<ParentAction, Child.Action>, child: Child
+    ) {
+      self.toChildState = toChildState
+      self.childOffset = childOffset
+      self.toChildAction = toChildAction
+      self.child = child
+    }
+  }
 
   /// Scopes `child` to the state at `state` and the actions of the case at `action`.
   @inlinable
@@ -49,10 +72,10 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     action toChildAction: AnyCasePath<ParentAction, ChildAction>,
     @ReducerBuilder<ChildState, ChildAction> child: () -> Child
   ) where Child.State == ChildState, Child.Action == ChildAction {
-    self.toChildState = .keyPath(toChildState)
-    self.childOffset = MemoryLayout<ParentState>.offset(of: toChildState)
-    self.toChildAction = toChildAction
-    self.child = child()
+    self.storage = Storage(
+      toChildState: .keyPath(toChildState),
+      childOffset: MemoryLayout<ParentState>.offset(of: toChildState),
+      toChildAction: toChildAction, child: child())
   }
 
   /// Scopes `child` to the state at `state` and the actions of the case at `action`.
@@ -90,12 +113,11 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     line: UInt = #line,
     column: UInt = #column
   ) where Child.State == ChildState, Child.Action == ChildAction {
-    self.toChildState = .casePath(
-      toChildState,
-      SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
-    self.childOffset = nil
-    self.toChildAction = toChildAction
-    self.child = child()
+    self.storage = Storage(
+      toChildState: .casePath(
+        toChildState,
+        SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)),
+      childOffset: nil, toChildAction: toChildAction, child: child())
   }
 
   /// Scopes `child` to one case of an enum state: it runs while the state is in that case.
@@ -116,19 +138,20 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
 
   @inlinable
   public func reduce(into state: inout ParentState, action: ParentAction) -> Effect<ParentAction> {
-    guard let childAction = toChildAction.extract(from: action) else { return .none }
+    let storage = self.storage
+    guard let childAction = storage.toChildAction.extract(from: action) else { return .none }
     // NB: a child at a known offset (a stored property, the usual case) is reduced in place
     // through a pointer, without a closure and without reading `toChildState`: a projection by
     // the key-path runtime costs more than a counter's reducer, and copying the `StatePath` (or
-    // capturing this scope in a closure, which copies the whole nested reducer) costs as much
-    // again, at every level of every action.
+    // capturing this scope in a closure) costs as much again, at every level of every action.
     let effect: Effect<Child.Action>
-    if let childOffset {
-      effect = reduceChild(at: &state, offset: childOffset, action: childAction)
+    if let childOffset = storage.childOffset {
+      effect = Self.reduceChild(
+        storage.child, at: &state, offset: childOffset, action: childAction)
     } else {
-      switch toChildState {
+      switch storage.toChildState {
       case .keyPath(let toChildState):
-        effect = child.reduce(into: &state[keyPath: toChildState], action: childAction)
+        effect = storage.child.reduce(into: &state[keyPath: toChildState], action: childAction)
       case .casePath(let toChildState, let location):
         return reduceCase(toChildState, location: location, into: &state, action: childAction)
       }
@@ -137,10 +160,11 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     return lift(effect)
   }
 
-  /// Runs the child on its state at `offset` in the parent's state at `state`.
+  /// Runs `child` on its state at `offset` in the parent's state at `state`.
   @inlinable
-  func reduceChild(
-    at state: UnsafeMutablePointer<ParentState>, offset: Int, action childAction: Child.Action
+  static func reduceChild(
+    _ child: Child, at state: UnsafeMutablePointer<ParentState>, offset: Int,
+    action childAction: Child.Action
   ) -> Effect<Child.Action> {
     child.reduce(
       into: &(UnsafeMutableRawPointer(state) + offset).assumingMemoryBound(to: Child.State.self)
@@ -151,8 +175,8 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
   /// A key-path child's effect, as an effect of the parent.
   @usableFromInline
   func lift(_ effect: Effect<Child.Action>) -> Effect<ParentAction> {
-    guard case .keyPath(let toChildState) = self.toChildState else { return .none }
-    let toChildAction = self.toChildAction
+    guard case .keyPath(let toChildState) = storage.toChildState else { return .none }
+    let toChildAction = storage.toChildAction
     return effect.map { toChildAction.embed($0) }.inScope(toChildState)
   }
 
@@ -169,10 +193,10 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
           action: childAction, state: state, childState: Child.State.self))
       return .none
     }
-    let effect = child.reduce(into: &childState, action: childAction)
+    let effect = storage.child.reduce(into: &childState, action: childAction)
     state = toChildState.embed(childState)
     if effect.isNone { return .none }
-    let toChildAction = self.toChildAction
+    let toChildAction = storage.toChildAction
     return effect.map { toChildAction.embed($0) }
       .namespaced(caseNamespace(toChildState, state: state, childState: childState))
   }

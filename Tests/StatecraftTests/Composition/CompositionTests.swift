@@ -41,6 +41,33 @@ extension Engine {
       #expect(store.child.count == 3)
     }
 
+    /// A feature that holds a `Scope` built once (a stored property), around `Parent`'s.
+    struct Outer: Reducer {
+      struct State: Equatable {
+        var parent = Parent.State()
+      }
+      enum Action: Equatable {
+        case parent(Parent.Action)
+        static let parentCase = casePath(Action.parent) {
+          if case .parent(let action) = $0 { action } else { nil }
+        }
+      }
+      let scope = Scope(state: \State.parent, action: Action.parentCase) { Parent() }
+      func reduce(into state: inout State, action: Action) -> Effect<Action> {
+        scope.reduce(into: &state, action: action)
+      }
+    }
+
+    @Test func aScopeBuiltOnceReducesTheStateOfEachStoreThatHoldsIt() async {
+      let outer = Outer()
+      let first = Store(initialState: Outer.State()) { outer }
+      let second = Store(initialState: Outer.State()) { outer }
+      first.send(.parent(.child(.increment)))
+      await second.send(.parent(.child(.incrementThrice))).finish()
+      #expect(first.parent == Parent.State(child: .init(count: 1), childCountSeenByParent: 1))
+      #expect(second.parent == Parent.State(child: .init(count: 3), childCountSeenByParent: 3))
+    }
+
     @Test func builderSupportsConditionsAndLoops() {
       struct Feature: Reducer {
         let double: Bool
