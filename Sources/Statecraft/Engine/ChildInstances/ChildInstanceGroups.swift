@@ -126,7 +126,7 @@ final class ChildGroup {
   /// Whether the instance `namespace` of this group has left `children`, its operator's children.
   func child(_ namespace: Namespace, isAbsentFrom children: AnyObject) -> Bool {
     guard let child = namespace.last?.base as? ChildNamespace,
-      case .absent = child.locate(children, false)
+      case .absent = child.locate(children, needsChildState: false)
     else { return false }
     return true
   }
