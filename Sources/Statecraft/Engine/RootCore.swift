@@ -1,7 +1,8 @@
 // Owns the send loop of a store tree: the state, the reducer, the queue of actions sent while a
 // batch runs, and the order of a batch (reduce, start the effect, check departed children, drain
-// the queue, publish). What the loop has pending is kept by SendLoopStateMachine.swift; effects
-// are carried out by EffectInterpreter.swift; observers are told by ObserverRegistry.swift.
+// the queue, publish). Which step comes next is decided by SendLoopStateMachine.swift, from what
+// this file's storage holds; effects are carried out by EffectInterpreter.swift; observers are
+// told by ObserverRegistry.swift.
 // The dependency values in force when the root is made are the ones it reduces with and starts
 // effects with.
 import ConcurrencyExtras
@@ -18,7 +19,9 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   // `reduction`, which `init(initialState:reducer:)` builds, inlined, where the types are known.
   // NB: internal, not private: a root store's reads reach it directly (`Store.rootCore`).
   @usableFromInline @exclusivity(unchecked) var currentState: State
-  private let reduction: (RootCore, inout State, Action) -> Void
+  /// Runs the reducer; true when it returned an effect other than `.none` (then in
+  /// `pendingEffect`).
+  private let reduction: (RootCore, inout State, Action) -> Bool
   /// The reducer alone, its effect dropped: debugging tools recompute a past state with it
   /// (see Inspection.swift). Nil for a root made from a bare `reduction`.
   let reduceWithoutEffects: ((inout State, Action) -> Void)?
@@ -35,30 +38,38 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   private let stateCaches: ScopedStateCaches
   private let reduceContext: ReduceContext
   private let interpreter: EffectInterpreter<State, Action>
-  // NB: `@exclusivity(unchecked)` on `currentState` (above), `loop`, `queue` and
-  // `pendingEffect`: main-actor state of the loop, touched at every action. The one access held
-  // across a call is the reducer's `inout` on `currentState`; what can run inside it (a
-  // re-entrant send, `reduction` setting `pendingEffect`) touches `queue`, `loop` and
-  // `pendingEffect`, never the state. The drain reads one queued action at a time, by index, and
-  // holds no access to `queue` while it reduces it.
-  /// What the loop has pending (see SendLoopStateMachine.swift).
-  @usableFromInline @exclusivity(unchecked) var loop = SendLoopStateMachine()
+  // NB: `@exclusivity(unchecked)` on `currentState` (above), `loop`, `queue`,
+  // `queuedChildActions` and `pendingEffect`: main-actor state of the loop, touched at every
+  // action. The one access held across a call is the reducer's `inout` on `currentState`; what
+  // can run inside it (a re-entrant send, `reduction` setting `pendingEffect`) touches `queue`,
+  // `queuedChildActions`, `loop` and `pendingEffect`, never the state. The drain reads one queued
+  // action at a time, by index, and holds no access to `queue` while it reduces it.
+  /// Whether a batch is running, and which step comes next (see SendLoopStateMachine.swift).
+  @exclusivity(unchecked) private var loop = SendLoopStateMachine()
   /// Actions sent while busy, with the child namespace of the `.send` effect that sent them
   /// (empty otherwise): an action of a child instance that left the state is dropped.
   @exclusivity(unchecked) private var queue: [QueuedAction] = []
-  /// The effect of the action just reduced, when it is not `.none` (set by `reduction`, with
-  /// `loop.effectReturned()`).
+  /// How many queued actions were sent by a child instance's `.send`: while any is queued, each
+  /// action is followed by a check that their instances are still in the state.
+  @exclusivity(unchecked) private var queuedChildActions = 0
+  /// The effect of the action just reduced, when it is not `.none` (set by `reduction`, which
+  /// says so; taken when the effect starts, right after).
   @usableFromInline @exclusivity(unchecked) var pendingEffect: Effect<Action>?
   /// A state given to `replaceState` while busy, applied when the batch's actions are reduced.
   /// NB: an array rather than an optional, so that a store holds 8 bytes for it, not a State;
-  /// the send loop reads only the loop's flag, which costs nothing in unspecialized code.
+  /// the send loop reads only its emptiness, which costs nothing in unspecialized code.
   private var pendingState: [State] = []
+
+  /// What the batch has pending, for the loop to decide the next step.
+  private var pending: SendLoopStateMachine.Pending {
+    SendLoopStateMachine.Pending(queuedActions: !queue.isEmpty, state: !pendingState.isEmpty)
+  }
 
   @usableFromInline
   init(
     initialState: State,
     reduceWithoutEffects: ((inout State, Action) -> Void)? = nil,
-    reduction: @escaping (RootCore, inout State, Action) -> Void
+    reduction: @escaping (RootCore, inout State, Action) -> Bool
   ) {
     let runtime = StoreRuntime()
     self.currentState = initialState
@@ -83,10 +94,9 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
       initialState: initialState, reduceWithoutEffects: { _ = reducer(&$0, $1) }
     ) { root, state, action in
       let effect = reducer(&state, action)
-      if !effect.isNone {
-        root.pendingEffect = effect
-        root.loop.effectReturned()
-      }
+      if effect.isNone { return false }
+      root.pendingEffect = effect
+      return true
     }
   }
 
@@ -125,7 +135,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     let origin: ActionOrigin = group == nil ? .send : .effect
     var group = group
     reduce(action, origin: origin, cause: cause, group: &group)
-    settle(loop.reduced())
+    settle(loop.reduced(pending))
     return StoreTask(group)
   }
 
@@ -183,7 +193,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
         QueuedAction(
           action: action, group: context.sendGroup, origin: .effect, namespace: context.namespace,
           cause: context.cause))
-      loop.childActionQueued()
+      queuedChildActions += 1
     } else {
       _ = send(action, group: context.sendGroup, cause: context.cause)
     }
@@ -197,18 +207,18 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
       switch step {
       case .drainQueue:
         drainQueue()
-        step = loop.queueDrained()
+        step = loop.reduced(pending)
       case .applyPendingState:
         emptyStateCaches()
         currentState = pendingState.removeLast()
         checkForDepartedChildren()
-        step = loop.pendingStateApplied()
+        step = .publish
       case .publish:
         storeRuntime.publish()
         // NB: what scoped stores read while observers were told may predate the last states
         // that the publication gave to departed children's stores.
         emptyStateCaches()
-        step = loop.published()
+        step = loop.published(pending)
       case .settled:
         return
       }
@@ -227,7 +237,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
       if !namespace.isEmpty {
         // NB: a child's `.send` queued behind the action that removed or replaced the child
         // never reaches its successor: the check after that action marked it departed.
-        loop.childActionDequeued()
+        queuedChildActions -= 1
         if namespace.first?.base is DepartedChild { continue }
       }
       reduce(action, origin: origin, cause: cause, group: &group)
@@ -253,17 +263,18 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     if !stepObservers.isEmpty { stepObservers.tellWillReduce() }
     emptyStateCaches()
     defer { emptyStateCaches() }
+    let returnedEffect: Bool
     if !reduceContext.isNeededWhileReducing {
-      reduction(self, &currentState, action)
+      returnedEffect = reduction(self, &currentState, action)
     } else {
       // NB: `forEach` logs the rows it writes to the current context (see
       // Rows/RowObservation.swift), and pulses their assignments (see Pulse.swift).
       let previous = ReduceContext.enter(reduceContext)
-      reduction(self, &currentState, action)
+      returnedEffect = reduction(self, &currentState, action)
       ReduceContext.exit(to: previous)
     }
     if !stepObservers.isEmpty { tellStepObservers(action, origin: origin, cause: cause) }
-    if loop.hasPendingEffect { startPendingEffect(of: action, group: &group) }
+    if returnedEffect { startPendingEffect(of: action, group: &group) }
     checkForDepartedChildren()
   }
 
@@ -280,7 +291,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   /// queued actions dropped, whoever removed them. One flag check while no child effect runs.
   @inline(__always)
   private func checkForDepartedChildren() {
-    if !childInstances.isEmpty || loop.queuedChildActions > 0 {
+    if !childInstances.isEmpty || queuedChildActions > 0 {
       cancelEffectsOfDepartedChildren()
     }
   }
@@ -290,7 +301,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   @inline(never)
   private func cancelEffectsOfDepartedChildren() {
     effects.cancelEffectsOfDepartedChildren { self.currentState }
-    guard loop.queuedChildActions > 0 else { return }
+    guard queuedChildActions > 0 else { return }
     // NB: marked now rather than checked when dequeued: an instance without an identity that
     // leaves and comes back before its action is dequeued is another instance.
     for index in queue.indices where !queue[index].namespace.isEmpty {
@@ -315,7 +326,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   // runs.
   @inline(never)
   private func startPendingEffect(of action: Action, group: inout EffectGroup?) {
-    guard loop.takePendingEffect(), let effect = pendingEffect.take() else { return }
+    guard let effect = pendingEffect.take() else { return }
     let sendGroup: EffectGroup
     if let group {
       sendGroup = group

@@ -1,7 +1,7 @@
-// Owns the send loop's bookkeeping: whether a batch is running, and what is pending in it (queued
-// actions, the effect of the action just reduced, a state replaced while busy). It is pure: its
-// mutating methods record an event and return what RootCore.swift must do next; the queue, the
-// effect and the state themselves stay in RootCore, typed.
+// Owns the send loop's order: whether a batch is running, and which step comes next. It is pure:
+// its methods take what is pending (read from RootCore's storage, which is the one source of
+// truth for the queue, the effect and a replaced state) and return what RootCore.swift must do
+// next.
 
 /// The send loop of a root store, as a state machine.
 ///
@@ -10,24 +10,23 @@
 /// the observers are told, and the loop repeats while any of that made more work.
 ///
 /// NB: the loop runs as generic code that is not specialized for the store's types. This type is
-/// not generic, so what it keeps (plain flags, where the loop once kept optionals) costs nothing
-/// to read there.
+/// not generic, and what it is told is pending is two flags that its owner reads from the
+/// emptiness of its arrays (a load of their count, with no metadata to look up).
 @usableFromInline
 struct SendLoopStateMachine {
   /// True while a batch is being reduced or published: sends made then are queued.
   private(set) var isBusy = false
-  /// Whether actions are queued.
-  private(set) var hasQueuedActions = false
-  /// How many queued actions were sent by a child instance's `.send`: while any is queued, each
-  /// action is followed by a check that their instances are still in the state.
-  private(set) var queuedChildActions = 0
-  /// Whether the action just reduced returned an effect other than `.none`.
-  @usableFromInline var hasPendingEffect = false
-  /// Whether a state given to `replaceState` while busy waits to be applied.
-  private(set) var hasPendingState = false
 
   @usableFromInline
   init() {}
+
+  /// What is pending in a batch, as the owner's storage says.
+  struct Pending {
+    /// Actions are queued.
+    var queuedActions: Bool
+    /// A state given to `replaceState` while busy waits to be applied.
+    var state: Bool
+  }
 
   // MARK: - Entering the loop
 
@@ -40,23 +39,9 @@ struct SendLoopStateMachine {
 
   /// An action was sent.
   mutating func send() -> SendStep {
-    if isBusy {
-      hasQueuedActions = true
-      return .enqueue
-    }
+    if isBusy { return .enqueue }
     isBusy = true
     return .reduce
-  }
-
-  /// A child instance's action was queued (it is dropped if the instance leaves first).
-  mutating func childActionQueued() {
-    hasQueuedActions = true
-    queuedChildActions += 1
-  }
-
-  /// A child instance's queued action was dequeued.
-  mutating func childActionDequeued() {
-    queuedChildActions -= 1
   }
 
   enum ReplaceStep: Equatable {
@@ -68,69 +53,35 @@ struct SendLoopStateMachine {
 
   /// The state was replaced outside the reducer (time travel).
   mutating func replaceState() -> ReplaceStep {
-    if isBusy {
-      hasPendingState = true
-      return .holdUntilSettled
-    }
+    if isBusy { return .holdUntilSettled }
     isBusy = true
     return .applyAndPublish
-  }
-
-  // MARK: - Effects
-
-  /// The reducer returned an effect other than `.none`.
-  @inlinable
-  mutating func effectReturned() {
-    hasPendingEffect = true
-  }
-
-  /// Whether an effect is pending: true once per returned effect (the caller starts it).
-  mutating func takePendingEffect() -> Bool {
-    guard hasPendingEffect else { return false }
-    hasPendingEffect = false
-    return true
   }
 
   // MARK: - Settling a batch
 
   enum Step: Equatable {
-    /// Reduce the queued actions, in order (then call ``queueDrained()``).
+    /// Reduce the queued actions, in order (then call ``reduced(_:)`` again).
     case drainQueue
-    /// Apply the state replaced while busy (then call ``pendingStateApplied()``).
+    /// Apply the state replaced while busy (then publish).
     case applyPendingState
-    /// Tell the observers about the batch (then call ``published()``).
+    /// Tell the observers about the batch (then call ``published(_:)``).
     case publish
     /// Nothing is pending: the loop is idle again.
     case settled
   }
 
-  /// The sent action was reduced, or the replaced state applied: what the batch does next.
-  mutating func reduced() -> Step {
-    if hasQueuedActions { return .drainQueue }
-    return afterQueue()
-  }
-
-  /// Every queued action was reduced (those queued while draining included).
-  mutating func queueDrained() -> Step {
-    hasQueuedActions = false
-    return afterQueue()
-  }
-
-  /// The state replaced while busy was applied.
-  mutating func pendingStateApplied() -> Step {
-    hasPendingState = false
-    return .publish
+  /// The sent action was reduced, or the queue drained: what the batch does next.
+  func reduced(_ pending: Pending) -> Step {
+    if pending.queuedActions { return .drainQueue }
+    return pending.state ? .applyPendingState : .publish
   }
 
   /// The observers were told: an observer that sent or replaced the state starts another round.
-  mutating func published() -> Step {
-    if hasQueuedActions { return .drainQueue }
-    if hasPendingState { return .applyPendingState }
+  mutating func published(_ pending: Pending) -> Step {
+    if pending.queuedActions { return .drainQueue }
+    if pending.state { return .applyPendingState }
     isBusy = false
     return .settled
-  }
-
-  private func afterQueue() -> Step {
-    hasPendingState ? .applyPendingState : .publish
   }
 }
