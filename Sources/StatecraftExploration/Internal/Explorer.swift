@@ -137,11 +137,11 @@ final class Explorer<State, Action> {
       if let recorder { feature.record?(store, recorder) }
       let loop: Task<Void, Never>? = feature.runsLoop ? Task { await store.run() } : nil
       defer {
-        store.runtime.cancelAll()
+        store.runtime.effects.cancelAll()
         loop?.cancel()
       }
       await settle(store)
-      let baseline = store.runtime.activeEffectCount
+      let baseline = store.runtime.effects.activeEffectCount
       var checked = 0
       @MainActor func check(after step: Int?) -> Outcome? {
         if let reason = self.check(store, issues: issues) {
@@ -176,7 +176,7 @@ final class Explorer<State, Action> {
         }
         await settle(store)
         if let failure = check(after: nil) { return failure }
-        let running = store.runtime.activeEffectCount - baseline
+        let running = store.runtime.effects.activeEffectCount - baseline
         if running > 0 {
           return Outcome(
             failure: (.effectsStillRunning(running), nil, store.withState { $0 }), steps: checked)
@@ -184,7 +184,7 @@ final class Explorer<State, Action> {
       case .whenIdle(let isIdle):
         await settle(store)
         if let failure = check(after: nil) { return failure }
-        let running = store.runtime.activeEffectCount - baseline
+        let running = store.runtime.effects.activeEffectCount - baseline
         if running > 0 && isIdle(store.withState { $0 }) {
           return Outcome(
             failure: (.effectsStillRunning(running), nil, store.withState { $0 }), steps: checked)
@@ -221,15 +221,15 @@ final class Explorer<State, Action> {
   func settle(_ store: Store<State, Action>) async {
     let runtime = store.runtime
     var quietYields = 0
-    var last = runtime.changeCount
+    var last = runtime.effects.waiters.changeCount
     var yields = 0
     while quietYields < 8 && yields < 10_000 {
       await Task.yield()
       yields += 1
-      if runtime.changeCount == last {
+      if runtime.effects.waiters.changeCount == last {
         quietYields += 1
       } else {
-        last = runtime.changeCount
+        last = runtime.effects.waiters.changeCount
         quietYields = 0
       }
     }
