@@ -1,8 +1,7 @@
 // Owns the send loop of a store tree: the state, the reducer, the queue of actions sent while a
 // batch runs, and the order of a batch (reduce, start the effect, check departed children, drain
-// the queue, publish). Which step comes next is decided by SendLoopStateMachine.swift, from what
-// this file's storage holds; effects are carried out by EffectInterpreter.swift; observers are
-// told by ObserverRegistry.swift.
+// the queue, publish). What the loop has pending is kept by SendLoopStateMachine.swift; effects
+// are carried out by EffectInterpreter.swift; observers are told by ObserverRegistry.swift.
 // The dependency values in force when the root is made are the ones it reduces with and starts
 // effects with.
 import ConcurrencyExtras
@@ -20,7 +19,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   // NB: internal, not private: a root store's reads reach it directly (`Store.rootCore`).
   @usableFromInline @exclusivity(unchecked) var currentState: State
   /// Runs the reducer; true when it returned an effect other than `.none` (then in
-  /// `pendingEffect`).
+  /// `pendingEffect`, which the loop takes and starts right after).
   private let reduction: (RootCore, inout State, Action) -> Bool
   /// The reducer alone, its effect dropped: debugging tools recompute a past state with it
   /// (see Inspection.swift). Nil for a root made from a bare `reduction`.
@@ -38,32 +37,24 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   private let stateCaches: ScopedStateCaches
   private let reduceContext: ReduceContext
   private let interpreter: EffectInterpreter<State, Action>
-  // NB: `@exclusivity(unchecked)` on `currentState` (above), `loop`, `queue`,
-  // `queuedChildActions` and `pendingEffect`: main-actor state of the loop, touched at every
-  // action. The one access held across a call is the reducer's `inout` on `currentState`; what
-  // can run inside it (a re-entrant send, `reduction` setting `pendingEffect`) touches `queue`,
-  // `queuedChildActions`, `loop` and `pendingEffect`, never the state. The drain reads one queued
-  // action at a time, by index, and holds no access to `queue` while it reduces it.
-  /// Whether a batch is running, and which step comes next (see SendLoopStateMachine.swift).
+  // NB: `@exclusivity(unchecked)` on `currentState` (above), `loop`, `queue` and
+  // `pendingEffect`: main-actor state of the loop, touched at every action. The one access held
+  // across a call is the reducer's `inout` on `currentState`; what can run inside it (a
+  // re-entrant send, `reduction` setting `pendingEffect`) touches `queue`, `loop` and
+  // `pendingEffect`, never the state. The drain reads one queued action at a time, by index, and
+  // holds no access to `queue` while it reduces it.
+  /// What the loop has pending (see SendLoopStateMachine.swift).
   @exclusivity(unchecked) private var loop = SendLoopStateMachine()
   /// Actions sent while busy, with the child namespace of the `.send` effect that sent them
   /// (empty otherwise): an action of a child instance that left the state is dropped.
   @exclusivity(unchecked) private var queue: [QueuedAction] = []
-  /// How many queued actions were sent by a child instance's `.send`: while any is queued, each
-  /// action is followed by a check that their instances are still in the state.
-  @exclusivity(unchecked) private var queuedChildActions = 0
   /// The effect of the action just reduced, when it is not `.none` (set by `reduction`, which
   /// says so; taken when the effect starts, right after).
   @usableFromInline @exclusivity(unchecked) var pendingEffect: Effect<Action>?
   /// A state given to `replaceState` while busy, applied when the batch's actions are reduced.
   /// NB: an array rather than an optional, so that a store holds 8 bytes for it, not a State;
-  /// the send loop reads only its emptiness, which costs nothing in unspecialized code.
+  /// the send loop reads only the loop's flag, which costs nothing in unspecialized code.
   private var pendingState: [State] = []
-
-  /// What the batch has pending, for the loop to decide the next step.
-  private var pending: SendLoopStateMachine.Pending {
-    SendLoopStateMachine.Pending(queuedActions: !queue.isEmpty, state: !pendingState.isEmpty)
-  }
 
   @usableFromInline
   init(
@@ -135,7 +126,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     let origin: ActionOrigin = group == nil ? .send : .effect
     var group = group
     reduce(action, origin: origin, cause: cause, group: &group)
-    settle(loop.reduced(pending))
+    settle(loop.reduced())
     return StoreTask(group)
   }
 
@@ -193,7 +184,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
         QueuedAction(
           action: action, group: context.sendGroup, origin: .effect, namespace: context.namespace,
           cause: context.cause))
-      queuedChildActions += 1
+      loop.childActionQueued()
     } else {
       _ = send(action, group: context.sendGroup, cause: context.cause)
     }
@@ -207,18 +198,18 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
       switch step {
       case .drainQueue:
         drainQueue()
-        step = loop.reduced(pending)
+        step = loop.queueDrained()
       case .applyPendingState:
         emptyStateCaches()
         currentState = pendingState.removeLast()
         checkForDepartedChildren()
-        step = .publish
+        step = loop.pendingStateApplied()
       case .publish:
         storeRuntime.publish()
         // NB: what scoped stores read while observers were told may predate the last states
         // that the publication gave to departed children's stores.
         emptyStateCaches()
-        step = loop.published(pending)
+        step = loop.published()
       case .settled:
         return
       }
@@ -237,7 +228,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
       if !namespace.isEmpty {
         // NB: a child's `.send` queued behind the action that removed or replaced the child
         // never reaches its successor: the check after that action marked it departed.
-        queuedChildActions -= 1
+        loop.childActionDequeued()
         if namespace.first?.base is DepartedChild { continue }
       }
       reduce(action, origin: origin, cause: cause, group: &group)
@@ -291,7 +282,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   /// queued actions dropped, whoever removed them. One flag check while no child effect runs.
   @inline(__always)
   private func checkForDepartedChildren() {
-    if !childInstances.isEmpty || queuedChildActions > 0 {
+    if !childInstances.isEmpty || loop.queuedChildActions > 0 {
       cancelEffectsOfDepartedChildren()
     }
   }
@@ -301,7 +292,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   @inline(never)
   private func cancelEffectsOfDepartedChildren() {
     effects.cancelEffectsOfDepartedChildren { self.currentState }
-    guard queuedChildActions > 0 else { return }
+    guard loop.queuedChildActions > 0 else { return }
     // NB: marked now rather than checked when dequeued: an instance without an identity that
     // leaves and comes back before its action is dequeued is another instance.
     for index in queue.indices where !queue[index].namespace.isEmpty {

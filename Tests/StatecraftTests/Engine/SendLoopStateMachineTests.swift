@@ -2,20 +2,15 @@ import Testing
 
 @testable import Statecraft
 
-/// The send loop's order as a pure state machine: each event, what its owner says is pending, and
-/// the step the machine says comes next.
+/// The send loop's bookkeeping as a pure state machine: each event, and the step it says comes
+/// next.
 @Suite struct SendLoopStateMachineTests {
-  private let nothing = SendLoopStateMachine.Pending(queuedActions: false, state: false)
-  private let queued = SendLoopStateMachine.Pending(queuedActions: true, state: false)
-  private let state = SendLoopStateMachine.Pending(queuedActions: false, state: true)
-  private let queuedAndState = SendLoopStateMachine.Pending(queuedActions: true, state: true)
-
   @Test func aSendToAnIdleLoopReducesThenPublishesThenSettles() {
     var loop = SendLoopStateMachine()
     expect(loop.send(), .reduce)
     #expect(loop.isBusy)
-    expect(loop.reduced(nothing), .publish)
-    expect(loop.published(nothing), .settled)
+    expect(loop.reduced(), .publish)
+    expect(loop.published(), .settled)
     #expect(!loop.isBusy)
   }
 
@@ -23,20 +18,19 @@ import Testing
     var loop = SendLoopStateMachine()
     _ = loop.send()
     expect(loop.send(), .enqueue)
-    expect(loop.reduced(queued), .drainQueue)
-    expect(loop.reduced(nothing), .publish)
-    expect(loop.published(nothing), .settled)
+    expect(loop.reduced(), .drainQueue)
+    expect(loop.queueDrained(), .publish)
+    expect(loop.published(), .settled)
   }
 
   @Test func aSendFromAnObserverStartsAnotherRound() {
     var loop = SendLoopStateMachine()
     _ = loop.send()
-    expect(loop.reduced(nothing), .publish)
+    expect(loop.reduced(), .publish)
     expect(loop.send(), .enqueue)
-    expect(loop.published(queued), .drainQueue)
-    #expect(loop.isBusy)
-    expect(loop.reduced(nothing), .publish)
-    expect(loop.published(nothing), .settled)
+    expect(loop.published(), .drainQueue)
+    expect(loop.queueDrained(), .publish)
+    expect(loop.published(), .settled)
   }
 
   @Test func aStateReplacedWhileBusyIsAppliedAfterTheQueue() {
@@ -44,19 +38,20 @@ import Testing
     _ = loop.send()
     expect(loop.replaceState(), .holdUntilSettled)
     expect(loop.send(), .enqueue)
-    expect(loop.reduced(queuedAndState), .drainQueue)
-    expect(loop.reduced(state), .applyPendingState)
-    expect(loop.published(nothing), .settled)
+    expect(loop.reduced(), .drainQueue)
+    expect(loop.queueDrained(), .applyPendingState)
+    expect(loop.pendingStateApplied(), .publish)
+    expect(loop.published(), .settled)
   }
 
   @Test func aStateReplacedByAnObserverIsAppliedAndPublishedAgain() {
     var loop = SendLoopStateMachine()
     _ = loop.send()
-    expect(loop.reduced(nothing), .publish)
+    expect(loop.reduced(), .publish)
     expect(loop.replaceState(), .holdUntilSettled)
-    expect(loop.published(state), .applyPendingState)
-    #expect(loop.isBusy)
-    expect(loop.published(nothing), .settled)
+    expect(loop.published(), .applyPendingState)
+    expect(loop.pendingStateApplied(), .publish)
+    expect(loop.published(), .settled)
   }
 
   @Test func aStateReplacedWhileIdleIsAppliedAndPublishedAtOnce() {
@@ -64,10 +59,22 @@ import Testing
     expect(loop.replaceState(), .applyAndPublish)
     #expect(loop.isBusy)
     expect(loop.send(), .enqueue)
-    expect(loop.published(queued), .drainQueue)
-    expect(loop.reduced(nothing), .publish)
-    expect(loop.published(nothing), .settled)
-    expect(loop.send(), .reduce)
+    expect(loop.published(), .drainQueue)
+    expect(loop.queueDrained(), .publish)
+    expect(loop.published(), .settled)
+  }
+
+  @Test func queuedChildActionsAreCountedUntilDequeued() {
+    var loop = SendLoopStateMachine()
+    _ = loop.send()
+    loop.childActionQueued()
+    loop.childActionQueued()
+    #expect(loop.queuedChildActions == 2)
+    expect(loop.reduced(), .drainQueue)
+    loop.childActionDequeued()
+    loop.childActionDequeued()
+    #expect(loop.queuedChildActions == 0)
+    expect(loop.queueDrained(), .publish)
   }
 }
 
