@@ -167,7 +167,7 @@ public final class Store<State, Action>: Observable {
 
   /// The number of effect tasks the store tree is running (for tests and diagnostics).
   public var runningEffectCount: Int {
-    core.runtime.runningEffectCount
+    core.runtime.effects.runningEffectCount
   }
 }
 

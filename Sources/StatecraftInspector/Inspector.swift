@@ -68,7 +68,7 @@ public final class Inspector<State, Action> {
       },
       replaceState: { [weak store] state in store?.replaceInspectedRootState(state) ?? false },
       send: { [weak store] action in store?.send(action) },
-      runtime: store.inspectedRuntime)
+      runtime: store.runtime)
     try await self.init(feature: feature, configuration: configuration)
   }
 
@@ -121,7 +121,7 @@ public final class Inspector<State, Action> {
         return store.replaceInspectedRootState(root)
       },
       send: { [weak store] featureAction in store?.send(action.embed(featureAction)) },
-      runtime: store.inspectedRuntime)
+      runtime: store.runtime)
     try await self.init(feature: feature, configuration: configuration)
   }
 

@@ -20,9 +20,9 @@ extension TestStore {
   ) async {
     guard !harness.isFinished else { return }
     _ = await harness.wait(timeout: timeout ?? self.timeout) {
-      harness.runtime.unskippedEffectCount == 0
+      harness.runtime.effects.unskippedEffectCount == 0
     }
-    let running = harness.runtime.unskippedEffectCount
+    let running = harness.runtime.effects.unskippedEffectCount
     harness.stop()
     harness.isFinished = true
     harness.checkEnd(
@@ -89,7 +89,7 @@ extension TestStore {
     column: UInt = #column
   ) async {
     await harness.settle()
-    let skipped = harness.runtime.skipActiveEffects()
+    let skipped = harness.runtime.effects.skipActiveEffects()
     let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
     guard skipped > 0 else {
       if strict {

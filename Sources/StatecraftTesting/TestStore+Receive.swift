@@ -127,7 +127,7 @@ extension TestStore {
         : harness.received.contains { matching($0.action) }
     }
     guard arrived else {
-      let running = harness.runtime.activeEffectCount
+      let running = harness.runtime.effects.activeEffectCount
       location.report(
         running > 0
           ? """

@@ -115,7 +115,7 @@ public final class TestStore<State, Action, ReceivedAction> {
     MainActor.assumeIsolated {
       guard !harness.isFinished else { return }
       harness.isFinished = true
-      let running = harness.runtime.unskippedEffectCount
+      let running = harness.runtime.effects.unskippedEffectCount
       harness.checkEnd(running: running, location: harness.creation, waited: false)
       harness.teardown()
     }

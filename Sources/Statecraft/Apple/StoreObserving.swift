@@ -54,7 +54,7 @@ extension Store {
     }
     // NB: the runtime keeps the token, not the owner: the token is dropped at the first batch
     // after the owner has gone, and with the runtime when the store is released.
-    core.runtime.addStreamObserver(
+    core.runtime.observers.addStreamObserver(
       publish: { [weak owner] in
         guard owner != nil, !token.isCancelled else {
           token.cancel()

@@ -150,32 +150,9 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
 
   @usableFromInline
   func namespace(for id: ID) -> AnyHashableSendable {
-    let toElements = UncheckedSendable(self.toElements)
-    let elementID = UncheckedSendable(id)
-    return AnyHashableSendable(
+    AnyHashableSendable(
       ChildNamespace(
-        path: AnyHashableSendable(toElements), pathObject: self.toElements,
-        id: AnyHashableSendable(id),
-        children: { state in
-          (state as? Parent.State).map { ChildContainer($0[keyPath: toElements.value]) }
-        },
-        locate: { children, needsChildState in
-          guard
-            let rows = children as? ChildContainer<IdentifiedArray<ID, Element.State>>
-          else { return .unknown }
-          guard let element = rows.value[id: elementID.value] else { return .absent }
-          return .present(needsChildState ? element : ())
-        },
-        snapshot: { state, previous in
-          // NB: `ids` shares the storage of the collection's keys, which an element write leaves
-          // alone (see ChildNamespace.swift).
-          guard let ids = (state as? Parent.State)?[keyPath: toElements.value].ids else {
-            return nil
-          }
-          let identity = ids.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
-          if let previous, previous.identity == identity { return previous }
-          return ChildSnapshot(identity: identity, ids: ids)
-        }))
+        ForEachElementLocator(toElements: UncheckedSendable(toElements), elementID: id)))
   }
 
   /// Runs the element reducer on the element `id` of `elements`; returns its effect.

@@ -111,20 +111,10 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// The namespace of the child instance whose state is `childState` (read after the child
   /// reduced: a child that changed its own case starts a new instance).
   private func namespace(for childState: Child.State?) -> AnyHashableSendable {
-    let toChildState = UncheckedSendable(self.toChildState)
-    let identity = childState.flatMap { ChildIdentity.of($0) }
-    return AnyHashableSendable(
+    AnyHashableSendable(
       ChildNamespace(
-        path: AnyHashableSendable(toChildState), pathObject: self.toChildState, id: identity,
-        children: { state in
-          (state as? Parent.State).map { ChildContainer($0[keyPath: toChildState.value]) }
-        },
-        locate: { children, needsChildState in
-          guard let optional = children as? ChildContainer<Child.State?> else { return .unknown }
-          guard let child = optional.value, ChildIdentity.of(child) == identity else {
-            return .absent
-          }
-          return .present(needsChildState ? child : ())
-        }))
+        IfLetChildLocator(
+          toChildState: UncheckedSendable(toChildState),
+          identity: childState.flatMap { ChildIdentity.of($0) })))
   }
 }

@@ -206,29 +206,10 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     _ toChildState: AnyCasePath<ParentState, Child.State>,
     state: ParentState, childState: Child.State
   ) -> AnyHashableSendable {
-    let tag = EnumTag.of(state)
-    let id = ChildIdentity.identifiableID(of: childState).map { UncheckedSendable($0) }
-    let toChildState = UncheckedSendable(toChildState)
-    return AnyHashableSendable(
+    AnyHashableSendable(
       ChildNamespace(
-        path: AnyHashableSendable(
-          CaseScopePath(state: ObjectIdentifier(ParentState.self), tag: tag)),
-        pathObject: nil, id: id.map { AnyHashableSendable($0) },
-        children: { state in (state as? ParentState).map { ChildContainer($0) } },
-        locate: { children, needsChildState in
-          guard let parent = (children as? ChildContainer<ParentState>)?.value else {
-            return .unknown
-          }
-          guard EnumTag.of(parent) == tag, let child = toChildState.value.extract(from: parent),
-            ChildIdentity.identifiableID(of: child) == id?.value
-          else { return .absent }
-          return .present(needsChildState ? child : ())
-        }))
+        CaseScopeLocator(
+          toChildState: UncheckedSendable(toChildState), tag: EnumTag.of(state),
+          payloadID: ChildIdentity.identifiableID(of: childState).map { UncheckedSendable($0) })))
   }
-}
-
-/// The namespace path of a `Scope` over an enum case: the state type and the case.
-struct CaseScopePath: Hashable, Sendable {
-  let state: ObjectIdentifier
-  let tag: UInt32?
 }

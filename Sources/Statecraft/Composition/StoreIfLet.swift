@@ -69,7 +69,7 @@ extension Store {
       } onChange: { [weak token, weak runtime] in
         MainActor.assumeIsolated {
           guard let token, !token.isCancelled else { return }
-          runtime?.schedule(token)
+          runtime?.observers.schedule(token)
         }
       }
       let isPresent = child != nil

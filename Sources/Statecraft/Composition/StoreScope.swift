@@ -1,3 +1,18 @@
+// Owns the ways of asking a store for a child store of part of its state, and the cache of the
+// child stores it made. The overloads differ in what they mean, not only in how they are spelled,
+// so none is folded into another (issue 26 asked to fold the ones that differ in spelling only):
+//
+// - The state: a key path (the child store is cached, identified by the path) or a closure (a new
+//   store at each call, since a closure has no identity). A key path literal also converts to a
+//   closure, so removing a key-path overload would still compile and silently lose the cache.
+// - The state's shape: plain, optional (the store is nil while the state is), or one row of an
+//   identified collection by id (re-checked only when that row is written).
+// - The actions: a case key path (`\.profile`), an embedding function (`Action.profile`), or none
+//   (a read-only scope that sends the parent's actions). Neither of the first two spellings
+//   converts to the other, so one overload for both would break the calls written the other way.
+//
+// Store+Navigation.swift adds a presented child's store and a stack element's, each with a case
+// key path or a hand-written `AnyCasePath`.
 import CasePathsCore
 import IdentifiedCollections
 

@@ -4,9 +4,6 @@
 // idiom (a reactor's and a feedback system's store are scopes of a root over their events).
 
 extension Store {
-  /// The runtime of this store's tree, shared by the root and every scope of it.
-  package var inspectedRuntime: StoreRuntime { core.runtime }
-
   /// The state of this store tree's root.
   package var inspectedRootState: Any { core.root.anyState }
 

@@ -40,7 +40,7 @@ extension Store {
     }
     // NB: checked now rather than at the first action: the hook sees the state after it.
     recorder.willReduce(core.state, location: location)
-    _ = core.runtime.addStepObserver { step in
+    _ = core.runtime.stepObservers.add { step in
       guard let action = step.action as? Action, let state = step.state as? State else { return }
       recorder.didReduce(action, into: state, origin: step.origin)
     }

@@ -4,12 +4,12 @@
 
 /// The test store's waiters on a store tree's effects.
 @MainActor
-final class EffectChangeWaiters {
+package final class EffectChangeWaiters {
   /// Bumped at every change a test store may wait for: a batch published, an effect started,
   /// finished or cancelled.
   // NB: `@exclusivity(unchecked)`: read by a test store at every wait and bumped here, on the
   // main actor; every access is a load or an `&+=` that calls nothing.
-  @exclusivity(unchecked) private(set) var changeCount: UInt64 = 0
+  @exclusivity(unchecked) package private(set) var changeCount: UInt64 = 0
   // NB: `@exclusivity(unchecked)`: main-actor only, and `resume()` copies the waiters and
   // empties the table before it calls them, so a waiter that registers again (as a test
   // store's does) writes to a table no access is held on.
@@ -23,7 +23,7 @@ final class EffectChangeWaiters {
   /// store registers before it checks its condition, so that no change falls in between.
   ///
   /// - Returns: An id for ``remove(_:)``.
-  func whenChanged(_ waiter: @escaping @MainActor () -> Void) -> UInt64 {
+  package func whenChanged(_ waiter: @escaping @MainActor () -> Void) -> UInt64 {
     let id = nextWaiter
     nextWaiter &+= 1
     waiters[id] = waiter
@@ -31,7 +31,7 @@ final class EffectChangeWaiters {
   }
 
   /// Forgets the waiter `id` registered with ``whenChanged(_:)``, if it was not resumed.
-  func remove(_ id: UInt64) {
+  package func remove(_ id: UInt64) {
     waiters[id] = nil
   }
 

@@ -30,7 +30,7 @@ package final class EffectRegistry {
   // file and that one touch it.
   var throttleWindows = ThrottleStateMachine<@MainActor () -> Void>()
   /// The test store's waiters on the effects (see EffectChangeWaiters.swift).
-  let waiters = EffectChangeWaiters()
+  package let waiters = EffectChangeWaiters()
   /// The child instances the effects run in (see ChildInstanceGroups.swift).
   let childInstances = ChildInstanceGroups()
   /// The running effects that were cancelled, or whose work ended (a subscription whose source

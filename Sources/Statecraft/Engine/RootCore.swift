@@ -18,7 +18,9 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   // `reduction`, which `init(initialState:reducer:)` builds, inlined, where the types are known.
   // NB: internal, not private: a root store's reads reach it directly (`Store.rootCore`).
   @usableFromInline @exclusivity(unchecked) var currentState: State
-  private let reduction: (RootCore, inout State, Action) -> Void
+  /// Runs the reducer; true when it returned an effect other than `.none` (then in
+  /// `pendingEffect`, which the loop takes and starts right after).
+  private let reduction: (RootCore, inout State, Action) -> Bool
   /// The reducer alone, its effect dropped: debugging tools recompute a past state with it
   /// (see Inspection.swift). Nil for a root made from a bare `reduction`.
   let reduceWithoutEffects: ((inout State, Action) -> Void)?
@@ -42,12 +44,12 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   // `pendingEffect`, never the state. The drain reads one queued action at a time, by index, and
   // holds no access to `queue` while it reduces it.
   /// What the loop has pending (see SendLoopStateMachine.swift).
-  @usableFromInline @exclusivity(unchecked) var loop = SendLoopStateMachine()
+  @exclusivity(unchecked) private var loop = SendLoopStateMachine()
   /// Actions sent while busy, with the child namespace of the `.send` effect that sent them
   /// (empty otherwise): an action of a child instance that left the state is dropped.
   @exclusivity(unchecked) private var queue: [QueuedAction] = []
-  /// The effect of the action just reduced, when it is not `.none` (set by `reduction`, with
-  /// `loop.effectReturned()`).
+  /// The effect of the action just reduced, when it is not `.none` (set by `reduction`, which
+  /// says so; taken when the effect starts, right after).
   @usableFromInline @exclusivity(unchecked) var pendingEffect: Effect<Action>?
   /// A state given to `replaceState` while busy, applied when the batch's actions are reduced.
   /// NB: an array rather than an optional, so that a store holds 8 bytes for it, not a State;
@@ -58,7 +60,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   init(
     initialState: State,
     reduceWithoutEffects: ((inout State, Action) -> Void)? = nil,
-    reduction: @escaping (RootCore, inout State, Action) -> Void
+    reduction: @escaping (RootCore, inout State, Action) -> Bool
   ) {
     let runtime = StoreRuntime()
     self.currentState = initialState
@@ -83,10 +85,9 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
       initialState: initialState, reduceWithoutEffects: { _ = reducer(&$0, $1) }
     ) { root, state, action in
       let effect = reducer(&state, action)
-      if !effect.isNone {
-        root.pendingEffect = effect
-        root.loop.effectReturned()
-      }
+      if effect.isNone { return false }
+      root.pendingEffect = effect
+      return true
     }
   }
 
@@ -253,17 +254,18 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     if !stepObservers.isEmpty { stepObservers.tellWillReduce() }
     emptyStateCaches()
     defer { emptyStateCaches() }
+    let returnedEffect: Bool
     if !reduceContext.isNeededWhileReducing {
-      reduction(self, &currentState, action)
+      returnedEffect = reduction(self, &currentState, action)
     } else {
       // NB: `forEach` logs the rows it writes to the current context (see
       // Rows/RowObservation.swift), and pulses their assignments (see Pulse.swift).
       let previous = ReduceContext.enter(reduceContext)
-      reduction(self, &currentState, action)
+      returnedEffect = reduction(self, &currentState, action)
       ReduceContext.exit(to: previous)
     }
     if !stepObservers.isEmpty { tellStepObservers(action, origin: origin, cause: cause) }
-    if loop.hasPendingEffect { startPendingEffect(of: action, group: &group) }
+    if returnedEffect { startPendingEffect(of: action, group: &group) }
     checkForDepartedChildren()
   }
 
@@ -315,7 +317,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   // runs.
   @inline(never)
   private func startPendingEffect(of action: Action, group: inout EffectGroup?) {
-    guard loop.takePendingEffect(), let effect = pendingEffect.take() else { return }
+    guard let effect = pendingEffect.take() else { return }
     let sendGroup: EffectGroup
     if let group {
       sendGroup = group

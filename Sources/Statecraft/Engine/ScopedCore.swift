@@ -127,7 +127,7 @@ extension LastPresentState {
     leftState: @escaping @MainActor (_ core: AnyObject) -> Void
   ) {
     var isPresent = true
-    parent.runtime.addStreamObserver(
+    parent.runtime.observers.addStreamObserver(
       publish: { [weak core, weak parent] in
         guard let core, let parent else { return false }
         if let state = toState(parent.state) {

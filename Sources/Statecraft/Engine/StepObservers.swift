@@ -49,7 +49,7 @@ package struct ReducedStep {
 
 /// The observers of the actions a store tree's root reduces.
 @MainActor
-final class StepObservers {
+package final class StepObservers {
   private var observers: [(id: UInt64, body: @MainActor (ReducedStep) -> Void)] = []
   private var willReduceObservers: [(id: UInt64, body: @MainActor () -> Void)] = []
   private var nextID: UInt64 = 0
@@ -57,25 +57,25 @@ final class StepObservers {
   /// Whether any observer is registered: the send loop checks this after each action.
   private(set) var isEmpty = true
   /// How many times the root's state was replaced outside the reducer (time travel).
-  private(set) var stateReplacementCount: UInt64 = 0
+  package private(set) var stateReplacementCount: UInt64 = 0
 
   func stateReplaced() { stateReplacementCount &+= 1 }
 
-  func add(_ body: @escaping @MainActor (ReducedStep) -> Void) -> UInt64 {
+  package func add(_ body: @escaping @MainActor (ReducedStep) -> Void) -> UInt64 {
     nextID += 1
     observers.append((nextID, body))
     isEmpty = false
     return nextID
   }
 
-  func add(willReduce body: @escaping @MainActor () -> Void) -> UInt64 {
+  package func add(willReduce body: @escaping @MainActor () -> Void) -> UInt64 {
     nextID += 1
     willReduceObservers.append((nextID, body))
     isEmpty = false
     return nextID
   }
 
-  func remove(_ id: UInt64) {
+  package func remove(_ id: UInt64) {
     observers.removeAll { $0.id == id }
     willReduceObservers.removeAll { $0.id == id }
     isEmpty = observers.isEmpty && willReduceObservers.isEmpty
@@ -87,31 +87,5 @@ final class StepObservers {
 
   func tellWillReduce() {
     for observer in willReduceObservers { observer.body() }
-  }
-}
-
-extension StoreRuntime {
-  /// Calls `body` after every action the root of this store tree reduces, until
-  /// ``removeStepObserver(_:)`` is called with the returned id. It is called synchronously,
-  /// inside the send loop: it must not send to the store.
-  package func addStepObserver(_ body: @escaping @MainActor (ReducedStep) -> Void) -> UInt64 {
-    stepObservers.add(body)
-  }
-
-  /// Calls `body` before every action the root of this store tree reduces, until
-  /// ``removeStepObserver(_:)`` is called with the returned id: what changed between its call
-  /// and the last step's changed outside the reducer (a shared value written by an effect, a
-  /// replaced state). It is called synchronously, inside the send loop: it must not send.
-  package func addWillReduceObserver(_ body: @escaping @MainActor () -> Void) -> UInt64 {
-    stepObservers.add(willReduce: body)
-  }
-
-  /// How many times the root's state was replaced outside the reducer (time travel, a jump):
-  /// a debugging tool that recomputes steps from their actions tells from it that the state
-  /// before the next step is not the last step's.
-  package var stateReplacementCount: UInt64 { stepObservers.stateReplacementCount }
-
-  package func removeStepObserver(_ id: UInt64) {
-    stepObservers.remove(id)
   }
 }

@@ -241,7 +241,7 @@ extension Store {
     control.stop()
     // NB: return once every feedback has ended, not just been asked to.
     let namespace: Namespace = [AnyHashableSendable(FeedbackNamespace())]
-    for task in core.runtime.tasks(namespacePrefix: namespace) {
+    for task in core.runtime.effects.tasks(namespacePrefix: namespace) {
       await task.value
     }
   }

@@ -209,31 +209,12 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// `id`, read after the child reduced: a child that changed its own case starts a new
   /// instance).
   private func namespace(id: PresentationID, child: AnyHashableSendable?) -> AnyHashableSendable {
-    let toPresentation = UncheckedSendable(self.toPresentation)
-    let identity = PresentedIdentity(presentation: id, child: child)
-    return AnyHashableSendable(
+    AnyHashableSendable(
       ChildNamespace(
-        path: AnyHashableSendable(toPresentation), pathObject: self.toPresentation,
-        id: AnyHashableSendable(identity),
-        children: { state in
-          (state as? Parent.State).map { ChildContainer($0[keyPath: toPresentation.value]) }
-        },
-        locate: { children, needsChildState in
-          guard let presentation = children as? ChildContainer<PresentationState<Child.State>>
-          else { return .unknown }
-          guard presentation.value.id == identity.presentation,
-            let child = presentation.value.value,
-            ChildIdentity.of(child) == identity.child
-          else { return .absent }
-          return .present(needsChildState ? child : ())
-        }))
+        PresentationLocator(
+          toPresentation: UncheckedSendable(toPresentation),
+          identity: PresentedIdentity(presentation: id, child: child))))
   }
-}
-
-/// The identity of a presented child instance: its presentation, and its own case or id.
-struct PresentedIdentity: Hashable, Sendable {
-  let presentation: PresentationID
-  let child: AnyHashableSendable?
 }
 
 /// State that is dismissed by any of its actions: an alert, a confirmation dialog.

@@ -136,19 +136,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
   }
 
   private func namespace(for id: StackElementID) -> AnyHashableSendable {
-    let toStack = UncheckedSendable(self.toStack)
-    return AnyHashableSendable(
-      ChildNamespace(
-        path: AnyHashableSendable(toStack), pathObject: self.toStack, id: AnyHashableSendable(id),
-        children: { state in
-          (state as? Parent.State).map { ChildContainer($0[keyPath: toStack.value]) }
-        },
-        locate: { children, needsChildState in
-          guard let stack = children as? ChildContainer<StackState<Element.State>> else {
-            return .unknown
-          }
-          guard let element = stack.value.elements[id] else { return .absent }
-          return .present(needsChildState ? element : ())
-        }))
+    AnyHashableSendable(
+      ChildNamespace(StackElementLocator(toStack: UncheckedSendable(toStack), elementID: id)))
   }
 }

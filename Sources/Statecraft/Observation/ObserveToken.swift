@@ -35,7 +35,7 @@ public final class ObserveToken: Hashable {
   func schedule(in runtime: StoreRuntime) {
     guard !isScheduled, !isCancelled else { return }
     isScheduled = true
-    runtime.schedule(self)
+    runtime.observers.schedule(self)
   }
 
   /// Runs `body` as a run of the closure: the store reads it makes register with this token.

@@ -35,7 +35,7 @@ extension Store {
     let isTerminated = LockIsolated(false)
     continuation.onTermination = { _ in isTerminated.setValue(true) }
     if let initial { continuation.yield(initial) }
-    core.runtime.addStreamObserver(
+    core.runtime.observers.addStreamObserver(
       publish: { [weak self] in
         guard !isTerminated.value else { return false }
         guard let self else {
@@ -64,7 +64,7 @@ extension Store where State: Sendable {
       guard let self else { return }
       source.read(self.core.state)
       // NB: the store's observer holds the source weakly: releasing the stream removes it.
-      self.core.runtime.addStreamObserver(
+      self.core.runtime.observers.addStreamObserver(
         publish: { [weak self, weak source] in
           guard let source else { return false }
           guard let self else {
@@ -193,6 +193,6 @@ extension Store {
     _ publish: @escaping @MainActor () -> Bool,
     finish: @escaping @MainActor () -> Void
   ) {
-    core.runtime.addStreamObserver(publish: publish, finish: finish)
+    core.runtime.observers.addStreamObserver(publish: publish, finish: finish)
   }
 }

@@ -166,14 +166,14 @@ extension Store {
     _ keyPath: KeyPath<State, Pulse<Value>>,
     bufferingLimit: Int = 100
   ) -> AsyncStream<Value> {
-    let context = core.runtime.reduceContext
+    let context = core.runtime.observers.reduceContext
     context.logsPulses = true
     var last = core.state[keyPath: keyPath]
     let (stream, continuation) = AsyncStream.makeStream(
       of: Value.self, bufferingPolicy: .bufferingNewest(max(bufferingLimit, 1)))
     let isTerminated = LockIsolated(false)
     continuation.onTermination = { _ in isTerminated.setValue(true) }
-    core.runtime.addStreamObserver(
+    core.runtime.observers.addStreamObserver(
       publish: { [weak self] in
         guard !isTerminated.value else { return false }
         guard let self else {

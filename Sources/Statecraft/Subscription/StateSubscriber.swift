@@ -53,7 +53,7 @@ extension Store {
     let memory = PulseMemory()
     let state = core.state
     memory.withCurrent { subscriber.state(state) }
-    core.runtime.addStreamObserver(
+    core.runtime.observers.addStreamObserver(
       publish: { [weak self, weak subscriber] in
         guard !subscription.isCancelled, let self, let subscriber else { return false }
         let state = self.core.state

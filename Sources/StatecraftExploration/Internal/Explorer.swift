@@ -137,11 +137,11 @@ final class Explorer<State, Action> {
       if let recorder { feature.record?(store, recorder) }
       let loop: Task<Void, Never>? = feature.runsLoop ? Task { await store.run() } : nil
       defer {
-        store.runtime.cancelAll()
+        store.runtime.effects.cancelAll()
         loop?.cancel()
       }
       await settle(store)
-      let baseline = store.runtime.activeEffectCount
+      let baseline = store.runtime.effects.activeEffectCount
       var checked = 0
       @MainActor func check(after step: Int?) -> Outcome? {
         if let reason = self.check(store, issues: issues) {
@@ -158,7 +158,7 @@ final class Explorer<State, Action> {
           // an effect that answers at once has answered before the next step. With no effect
           // doing work, there is nothing to wait for.
           store.send(action.value)
-          if store.runtime.activeEffectCount > 0 { await settle(store) }
+          if store.runtime.effects.activeEffectCount > 0 { await settle(store) }
         case .runEffects:
           await settle(store)
         case .advanceClock(let duration, let order):
@@ -181,7 +181,7 @@ final class Explorer<State, Action> {
         }
         await settle(store)
         if let failure = check(after: nil) { return failure }
-        let running = store.runtime.activeEffectCount - baseline
+        let running = store.runtime.effects.activeEffectCount - baseline
         if running > 0 {
           return Outcome(
             failure: (.effectsStillRunning(running), nil, store.withState { $0 }), steps: checked)
@@ -189,7 +189,7 @@ final class Explorer<State, Action> {
       case .whenIdle(let isIdle):
         await settle(store)
         if let failure = check(after: nil) { return failure }
-        let running = store.runtime.activeEffectCount - baseline
+        let running = store.runtime.effects.activeEffectCount - baseline
         if running > 0 && isIdle(store.withState { $0 }) {
           return Outcome(
             failure: (.effectsStillRunning(running), nil, store.withState { $0 }), steps: checked)

@@ -195,16 +195,16 @@ final class InspectorSession<State, Action> {
     needsCheckpoint = false
     checkpointInterval = limits.checkpointInterval
     sharedChangesAfterLastStep = sharedChangeCount()
-    replacementsAfterLastStep = feature.runtime.stateReplacementCount
+    replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
     observerIDs = [
-      feature.runtime.addWillReduceObserver { [weak self] in self?.willReduce() },
-      feature.runtime.addStepObserver { [weak self] step in self?.record(step) },
+      feature.runtime.stepObservers.add(willReduce: { [weak self] in self?.willReduce() }),
+      feature.runtime.stepObservers.add { [weak self] step in self?.record(step) },
     ]
     return true
   }
 
   private func stopRecording() {
-    for id in observerIDs { feature.runtime.removeStepObserver(id) }
+    for id in observerIDs { feature.runtime.stepObservers.remove(id) }
     observerIDs = []
     // NB: nothing to put back: viewing a step never moved the store.
     timeline = nil
@@ -226,7 +226,7 @@ final class InspectorSession<State, Action> {
   /// be recomputed from the last one's.
   private func willReduce() {
     if sharedChangeCount() != sharedChangesAfterLastStep
-      || feature.runtime.stateReplacementCount != replacementsAfterLastStep
+      || feature.runtime.stepObservers.stateReplacementCount != replacementsAfterLastStep
     {
       needsCheckpoint = true
     }
@@ -259,7 +259,7 @@ final class InspectorSession<State, Action> {
       }
     }
     sharedChangesAfterLastStep = sharedChangeCount()
-    replacementsAfterLastStep = feature.runtime.stateReplacementCount
+    replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
     if timeline.trim(
       toAtMost: limits.maximumSteps, keepingFrom: branch?.from ?? timeline.lastStep)
     {
@@ -551,7 +551,7 @@ final class InspectorSession<State, Action> {
     sentCount = timeline.lastStep
     needsCheckpoint = false
     sharedChangesAfterLastStep = sharedChangeCount()
-    replacementsAfterLastStep = feature.runtime.stateReplacementCount
+    replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
     return true
   }
 

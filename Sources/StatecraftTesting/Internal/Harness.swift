@@ -113,7 +113,7 @@ final class Harness<State, Action, ReceivedAction> {
     let deadline = ContinuousClock.now.advanced(by: timeout)
     while true {
       if condition() { return true }
-      guard runtime.activeEffectCount > 0 else { return false }
+      guard runtime.effects.activeEffectCount > 0 else { return false }
       let remaining = ContinuousClock.now.duration(to: deadline)
       guard remaining > .zero else { return false }
       guard !Task.isCancelled else { return false }
@@ -121,10 +121,10 @@ final class Harness<State, Action, ReceivedAction> {
       let changed = await withTaskCancellationHandler {
         await withCheckedContinuation { continuation in
           wakeUp.continuation = continuation
-          let id = runtime.whenChanged { wakeUp.resume(true) }
+          let id = runtime.effects.waiters.whenChanged { wakeUp.resume(true) }
           wakeUp.timer = Task { [runtime] in
             try? await Task.sleep(for: remaining)
-            runtime.removeChangeWaiter(id)
+            runtime.effects.waiters.remove(id)
             wakeUp.resume(false)
           }
         }
@@ -150,7 +150,7 @@ final class Harness<State, Action, ReceivedAction> {
 
   /// Cancels everything still running.
   func teardown() {
-    runtime.cancelAll()
+    runtime.effects.cancelAll()
     MainSerialExecutorUse.end()
   }
 }

@@ -11,15 +11,15 @@ extension StoreRuntime {
   @MainActor
   package func settle(quietYields required: Int) async {
     var quietYields = 0
-    var last = changeCount
+    var last = effects.waiters.changeCount
     var yields = 0
     while quietYields < required && yields < 10_000 {
       await Task.yield()
       yields += 1
-      if changeCount == last {
+      if effects.waiters.changeCount == last {
         quietYields += 1
       } else {
-        last = changeCount
+        last = effects.waiters.changeCount
         quietYields = 0
       }
     }

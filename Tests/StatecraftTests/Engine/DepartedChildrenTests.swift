@@ -121,12 +121,12 @@ extension Engine {
       let clock = TestClock()
       let store = board(rows: Array(0..<100), clock: clock)
       let loads = load(Array(0..<100), in: store)
-      let lookups = store.core.runtime.childInstanceLookups
+      let lookups = store.core.runtime.effects.childInstances.lookups
       for id in 0..<100 { store.send(.rows(.element(id: id, action: .pong))) }
-      #expect(store.core.runtime.childInstanceLookups - lookups == 0)
+      #expect(store.core.runtime.effects.childInstances.lookups - lookups == 0)
       #expect(store.rows.allSatisfy { $0.pongs == 1 })
       store.send(.add(100))
-      #expect(store.core.runtime.activeEffectCount == 100)
+      #expect(store.core.runtime.effects.activeEffectCount == 100)
       await clock.run()
       for load in loads { await load.finish() }
       #expect(store.rows.filter { $0.loaded == $0.id }.count == 100)
@@ -138,7 +138,7 @@ extension Engine {
       let loads = load([1, 2, 3], in: store)
       store.send(.rows(.element(id: 2, action: .pong)))  // the check has seen the rows
       store.send(.replaceFirstRow(with: 9))
-      #expect(store.core.runtime.activeEffectCount == 2)
+      #expect(store.core.runtime.effects.activeEffectCount == 2)
       // A late `loaded` for row 1 would be reported as an action for a missing row.
       await clock.run()
       for load in loads { await load.finish() }
@@ -151,7 +151,7 @@ extension Engine {
       let store = board(rows: [1, 2], clock: clock)
       let loads = load([1, 2], in: store)
       store.send(.removeAndAddBack(1))  // the same identity: the same instance
-      #expect(store.core.runtime.activeEffectCount == 2)
+      #expect(store.core.runtime.effects.activeEffectCount == 2)
       await clock.run()
       for load in loads { await load.finish() }
       #expect(store.rows.map(\.id) == [2, 1])
@@ -165,10 +165,10 @@ extension Engine {
       store.send(.save)
       store.send(.restore)  // an equal copy: nothing left
       store.send(.rows(.element(id: 2, action: .pong)))
-      #expect(store.core.runtime.activeEffectCount == 2)
+      #expect(store.core.runtime.effects.activeEffectCount == 2)
       store.send(.replaceFirstRow(with: 3))
       store.send(.replaceFirstRow(with: 1))
-      #expect(store.core.runtime.activeEffectCount == 1)
+      #expect(store.core.runtime.effects.activeEffectCount == 1)
       await clock.run()
       for load in loads { await load.finish() }
       #expect(store.rows.map(\.loaded) == [nil, 2])
@@ -182,7 +182,7 @@ extension Engine {
       let loads = load([1, 2, 3], in: store)
       store.send(.rows(.element(id: 1, action: .pong)))
       store.send(.restore)
-      #expect(store.core.runtime.activeEffectCount == 2)
+      #expect(store.core.runtime.effects.activeEffectCount == 2)
       await clock.run()
       for load in loads { await load.finish() }
       #expect(store.rows.map(\.loaded) == [1, 2])
@@ -196,7 +196,7 @@ extension Engine {
       store.send(.rebuildRows)  // other storage, the same ids
       store.send(.save)
       store.send(.restore)
-      #expect(store.core.runtime.activeEffectCount == 3)
+      #expect(store.core.runtime.effects.activeEffectCount == 3)
       await clock.run()
       for load in loads { await load.finish() }
       #expect(store.rows.map(\.loaded) == [1, 2, 3])
@@ -214,13 +214,13 @@ extension Engine {
         tasks.append(
           store.send(.bins(.element(id: bin, action: .items(.element(id: item, action: .load))))))
       }
-      #expect(store.core.runtime.activeEffectCount == 4)
+      #expect(store.core.runtime.effects.activeEffectCount == 4)
       // The outer collection's ids do not change: only the rows of bin 1 do.
       store.send(.removeItem(bin: 1, item: 1))
-      #expect(store.core.runtime.activeEffectCount == 3)
+      #expect(store.core.runtime.effects.activeEffectCount == 3)
       // The bin's own reducer removes one of its rows.
       store.send(.bins(.element(id: 1, action: .removeItem(2))))
-      #expect(store.core.runtime.activeEffectCount == 2)
+      #expect(store.core.runtime.effects.activeEffectCount == 2)
       await clock.run()
       for task in tasks { await task.finish() }
       #expect(store.bins[id: 1]?.items.isEmpty == true)
@@ -239,7 +239,7 @@ extension Engine {
         .bins(.element(id: 1, action: .items(.element(id: 1, action: .load)))))
       let kept = store.send(.bins(.element(id: 2, action: .items(.element(id: 1, action: .load)))))
       store.send(.removeBin(1))
-      #expect(store.core.runtime.activeEffectCount == 1)
+      #expect(store.core.runtime.effects.activeEffectCount == 1)
       await clock.run()
       await removed.finish()
       await kept.finish()

@@ -64,14 +64,6 @@ import Testing
     expect(loop.published(), .settled)
   }
 
-  @Test func aReturnedEffectIsTakenOnce() {
-    var loop = SendLoopStateMachine()
-    expect(loop.takePendingEffect(), false)
-    loop.effectReturned()
-    expect(loop.takePendingEffect(), true)
-    expect(loop.takePendingEffect(), false)
-  }
-
   @Test func queuedChildActionsAreCountedUntilDequeued() {
     var loop = SendLoopStateMachine()
     _ = loop.send()

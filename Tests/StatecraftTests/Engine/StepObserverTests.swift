@@ -11,7 +11,7 @@ import Testing
     let clock = TestClock()
     let store = Store(initialState: Pinger.State(id: 7)) { Pinger(clock: clock) }
     var steps: [(Pinger.Action, ActionOrigin, Pinger.State)] = []
-    let id = store.core.runtime.addStepObserver { step in
+    let id = store.core.runtime.stepObservers.add { step in
       steps.append((step.action as! Pinger.Action, step.origin, step.state as! Pinger.State))
     }
     store.send(.ping)
@@ -23,7 +23,7 @@ import Testing
     #expect(steps.map(\.2.pongs) == [0, 1, 1, 1])
     #expect(steps.map(\.2.loaded) == [nil, nil, nil, 7])
 
-    store.core.runtime.removeStepObserver(id)
+    store.core.runtime.stepObservers.remove(id)
     store.send(.ping)
     #expect(steps.count == 4)
   }
@@ -31,7 +31,7 @@ import Testing
   @Test func anActionSentWhileTheStoreIsBusyKeepsItsOrigin() {
     let store = Store(initialState: Pinger.State(id: 1)) { Pinger(clock: TestClock()) }
     var origins: [ActionOrigin] = []
-    _ = store.core.runtime.addStepObserver { step in origins.append(step.origin) }
+    _ = store.core.runtime.stepObservers.add { step in origins.append(step.origin) }
     // NB: an observer's send arrives while the store publishes: it is queued, and is still a
     // send from outside.
     var sentFromObserver = false

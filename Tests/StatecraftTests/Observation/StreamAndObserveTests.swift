@@ -81,15 +81,15 @@ extension Engine {
 
     @Test func aReleasedStatesStreamStopsBeingPublished() async {
       let store = Store(initialState: Counter.State()) { Counter() }
-      let observers = store.core.runtime.streamObserverCount
+      let observers = store.core.runtime.observers.streamObserverCount
       do {
         var states = store.states.makeAsyncIterator()
         #expect(await states.next()?.count == 0)
         store.send(.increment)
-        #expect(store.core.runtime.streamObserverCount == observers + 1)
+        #expect(store.core.runtime.observers.streamObserverCount == observers + 1)
       }
       store.send(.increment)
-      #expect(store.core.runtime.streamObserverCount == observers)
+      #expect(store.core.runtime.observers.streamObserverCount == observers)
     }
 
     // MARK: - observe

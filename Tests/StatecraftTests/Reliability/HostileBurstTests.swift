@@ -67,7 +67,7 @@ extension Engine {
       let store = Self.store(perEffect: 10_000)
       await store.send(.start).finish()
       #expect(store[\.values] == Array(0..<10_000))
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
     }
 
     @Test func tenThousandSendsFromAHundredEffectsKeepEachEffectsOrder() async {
@@ -85,7 +85,7 @@ extension Engine {
       let store = Self.store(publisher: (0..<1_000).publisher.eraseToAnyPublisher())
       let task = store.send(.subscribe)
       #expect(store[\.values] == Array(0..<1_000))
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
       #expect(task.hasFinished)
     }
 
@@ -95,12 +95,12 @@ extension Engine {
         publisher: (0..<1_000).publisher.append(subject).eraseToAnyPublisher())
       let task = store.send(.subscribe)
       #expect(store[\.values] == Array(0..<1_000))
-      #expect(store.core.runtime.activeEffectCount == 1)
+      #expect(store.core.runtime.effects.activeEffectCount == 1)
       for value in 1_000..<2_000 { subject.send(value) }
       subject.send(completion: .finished)
       await task.finish()
       #expect(store[\.values] == Array(0..<2_000))
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
     }
 
     @Test func aSubjectThatEmitsAThousandInARowAfterSendReturnsLosesNothing() async {

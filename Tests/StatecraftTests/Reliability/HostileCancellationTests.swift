@@ -79,7 +79,7 @@ extension Engine {
       task.cancel()
       await task.finish()
       #expect(fixture.store.log == [])
-      #expect(fixture.store.core.runtime.activeEffectCount == 0)
+      #expect(fixture.store.core.runtime.effects.activeEffectCount == 0)
       #expect(task.isCancelled)
     }
 
@@ -89,7 +89,7 @@ extension Engine {
       fixture.store.send(.cancel)
       await task.finish()
       #expect(fixture.store.log == [])
-      #expect(fixture.store.core.runtime.activeEffectCount == 0)
+      #expect(fixture.store.core.runtime.effects.activeEffectCount == 0)
     }
 
     @Test func aStoreTaskCancelledWhileItsEffectSleepsDeliversNothingMore() async {
@@ -101,7 +101,7 @@ extension Engine {
       fixture.proceed.open()
       await task.finish()
       #expect(fixture.store.log == ["started"])
-      #expect(fixture.store.core.runtime.activeEffectCount == 0)
+      #expect(fixture.store.core.runtime.effects.activeEffectCount == 0)
     }
 
     @Test func anIDCancelledWhileItsEffectWaitsDeliversNothingMore() async {
@@ -114,19 +114,19 @@ extension Engine {
       fixture.proceed.open()
       await task.finish()
       #expect(fixture.store.log == ["started", "slept"])
-      #expect(fixture.store.core.runtime.activeEffectCount == 0)
+      #expect(fixture.store.core.runtime.effects.activeEffectCount == 0)
     }
 
     @Test func anEffectCancelledByTheActionItJustSentDeliversNothingMore() async {
       let fixture = Fixture(cancelsWhenStarted: true)
       let task = fixture.store.send(.start)
-      #expect(fixture.store.core.runtime.activeEffectCount == 1)
+      #expect(fixture.store.core.runtime.effects.activeEffectCount == 1)
       await fixture.started.wait()
       await fixture.clock.run()
       fixture.proceed.open()
       await task.finish()
       #expect(fixture.store.log == ["started"])
-      #expect(fixture.store.core.runtime.activeEffectCount == 0)
+      #expect(fixture.store.core.runtime.effects.activeEffectCount == 0)
     }
 
     @Test func anEffectCancelledFromAnotherEffectDeliversNothingMore() async {

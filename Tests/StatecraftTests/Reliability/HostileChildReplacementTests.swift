@@ -231,7 +231,7 @@ extension Engine {
       let store = director(clock: clock)
       let task = store.send(.showAndLoad(1, upTo: 100))
       #expect(store.holder.child == Pinger.State(id: 100))
-      #expect(store.core.runtime.activeEffectCount == 1)
+      #expect(store.core.runtime.effects.activeEffectCount == 1)
       await clock.run()
       await task.finish()
       #expect(store.holder.child == Pinger.State(id: 100, loaded: 100))
@@ -244,7 +244,7 @@ extension Engine {
       store.send(.swapRows)
       store.send(.moveLastRowFirst)
       #expect(store.holder.rows.ids == [3, 2, 1])
-      #expect(store.core.runtime.activeEffectCount == 3)
+      #expect(store.core.runtime.effects.activeEffectCount == 3)
       await clock.run()
       for load in loads { await load.finish() }
       #expect(store.holder.rows.map(\.loaded) == [3, 2, 1])
@@ -256,7 +256,7 @@ extension Engine {
       let loads = [1, 2].map { store.send(.holder(.rows(.element(id: $0, action: .load)))) }
       store.send(.holder(.rows(.element(id: 1, action: .ping))))
       store.send(.rebuildRowsWithNewValues)
-      #expect(store.core.runtime.activeEffectCount == 2)
+      #expect(store.core.runtime.effects.activeEffectCount == 2)
       await clock.run()
       for load in loads { await load.finish() }
       #expect(store.holder.rows.map(\.pongs) == [100, 100])
@@ -269,7 +269,7 @@ extension Engine {
       store.send(.setMode(.editing(1)))
       let load = store.send(.holder(.mode(.load)))
       store.send(.flipModeAndBack)
-      #expect(store.core.runtime.activeEffectCount == 1)
+      #expect(store.core.runtime.effects.activeEffectCount == 1)
       await clock.run()
       await load.finish()
       #expect(store.holder.modeLoads == [1])
@@ -282,7 +282,7 @@ extension Engine {
       let load = store.send(.holder(.mode(.load)))
       store.send(.flipModeInTwoActions)
       #expect(store.holder.mode == .editing(1))
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
       await clock.run()
       await load.finish()
       #expect(store.holder.modeLoads == [])
@@ -312,13 +312,13 @@ extension Engine {
         loadItem(10, group: 1, in: store), loadItem(11, group: 1, in: store),
         loadItem(20, group: 2, in: store),
       ]
-      #expect(store.core.runtime.activeEffectCount == 3)
+      #expect(store.core.runtime.effects.activeEffectCount == 3)
       store.send(.removeItem(group: 1, item: 10))
-      #expect(store.core.runtime.activeEffectCount == 2)
+      #expect(store.core.runtime.effects.activeEffectCount == 2)
       store.send(.dismissDetail(group: 1))
-      #expect(store.core.runtime.activeEffectCount == 1)
+      #expect(store.core.runtime.effects.activeEffectCount == 1)
       store.send(.removeGroup(2))
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
       await clock.run()
       for load in loads { await load.finish() }
       #expect(store.groups.map(\.id) == [1])
@@ -333,7 +333,7 @@ extension Engine {
         loadItem(20, group: 2, in: store),
       ]
       store.send(.removeGroup(2))
-      #expect(store.core.runtime.activeEffectCount == 2)
+      #expect(store.core.runtime.effects.activeEffectCount == 2)
       await clock.run()
       for load in loads { await load.finish() }
       #expect(store.groups[id: 1]?.detail?.items.map(\.loaded) == [10, 11])
@@ -383,7 +383,7 @@ extension Engine {
       }
       store.send(.child(.listen))
       #expect(store.child == Listener.State(id: 101))
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
     }
 
     @Test func aRowsValuesQueuedDuringItsSubscriptionAreDroppedWhenTheRowIsRemoved() {
@@ -394,7 +394,7 @@ extension Engine {
       }
       store.send(.rows(.element(id: 1, action: .listen)))
       #expect(store.rows == [Listener.State(id: 2)])
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
     }
     @Test func aRowsQueuedSendFollowsTheRowWhenItMovesInTheSameBatch() {
       let clock = TestClock()
@@ -435,7 +435,7 @@ extension Engine {
       #expect(cancelled.value == 1)
       subject.send(2)
       #expect(store.state == [Row(id: 2, heard: [1, 2])])
-      #expect(store.core.runtime.activeEffectCount == 1)
+      #expect(store.core.runtime.effects.activeEffectCount == 1)
     }
 
     @Test func anErrorThrownByARemovedRowsEffectIsNotReported() async {
@@ -475,7 +475,7 @@ extension Engine {
       }
       store.send(.child(.listen))
       #expect(store.child == Listener.State(id: 101))
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
     }
     @Test func aCaseScopedChildLoggedOutAndBackInWithinOneActionKeepsItsEffects() async {
       let clock = TestClock()
@@ -483,7 +483,7 @@ extension Engine {
       store.send(.session(.logIn(1)))
       let load = store.send(.session(.loggedIn(.load)))
       store.send(.reloginInOneAction(1))
-      #expect(store.core.runtime.activeEffectCount == 1)
+      #expect(store.core.runtime.effects.activeEffectCount == 1)
       await clock.run()
       await load.finish()
       #expect(store.session == .loggedIn(Pinger.State(id: 1, loaded: 1)))
@@ -496,7 +496,7 @@ extension Engine {
       let load = store.send(.session(.loggedIn(.load)))
       store.send(.reloginInTwoActions(1))
       #expect(store.session == .loggedIn(Pinger.State(id: 1)))
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
       await clock.run()
       await load.finish()
       #expect(store.session == .loggedIn(Pinger.State(id: 1)))

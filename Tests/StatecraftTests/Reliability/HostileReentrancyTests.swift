@@ -159,7 +159,7 @@ extension Engine {
       await clock.run()
       await second.finish()
       #expect(store.rows == [Kid.State(id: 2, log: ["tick"])])
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
       withExtendedLifetime(token) {}
     }
 
@@ -168,9 +168,9 @@ extension Engine {
       let store = household(child: Kid.State(id: 1), clock: clock)
       let parentTimer = store.send(.startTimer)
       let childTimer = store.send(.child(.startTimer))
-      #expect(store.core.runtime.activeEffectCount == 2)
+      #expect(store.core.runtime.effects.activeEffectCount == 2)
       await store.send(.child(.cancelTimerFromEffect)).finish()
-      #expect(store.core.runtime.activeEffectCount == 1)
+      #expect(store.core.runtime.effects.activeEffectCount == 1)
       await clock.run()
       await parentTimer.finish()
       await childTimer.finish()
@@ -193,9 +193,9 @@ extension Engine {
       let store = household(rows: [1, 2], clock: clock)
       let searches = [1, 2].map { store.send(.rows(.element(id: $0, action: .search))) }
       await clock.advance(by: .milliseconds(500))
-      let running = store.core.runtime.activeEffectCount
+      let running = store.core.runtime.effects.activeEffectCount
       store.send(.removeRow(1))
-      #expect(store.core.runtime.activeEffectCount == running / 2)
+      #expect(store.core.runtime.effects.activeEffectCount == running / 2)
       await clock.run()
       for search in searches { await search.finish() }
       #expect(store.rows == [Kid.State(id: 2, log: ["searched"])])
@@ -208,7 +208,7 @@ extension Engine {
       store.send(.child(.tap(2)))  // held back
       #expect(store.child?.log == ["tapped 1"])
       store.send(.dismiss)
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
       await clock.run()
       #expect(store.child == nil)
     }
@@ -224,7 +224,7 @@ extension Engine {
       #expect(store.rows[id: 1]?.log == ["tapped 3"])
       await clock.run()
       #expect(store.rows[id: 1]?.log == ["tapped 3"])
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
     }
 
     @Test func aDebouncedRowRemovedAndAddedBackInSeparateActionsLosesItsPendingSearch() async {
@@ -233,7 +233,7 @@ extension Engine {
       let search = store.send(.rows(.element(id: 1, action: .search)))
       store.send(.removeRow(1))
       store.send(.addRow(1))
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
       await clock.run()
       await search.finish()
       #expect(store.rows[id: 1]?.log == [])
@@ -246,7 +246,7 @@ extension Engine {
         store.send(.rows(.element(id: 2, action: .startTimer))),
       ]
       await store.send(.cancelTimerFromEffect).finish()
-      #expect(store.core.runtime.activeEffectCount == 2)
+      #expect(store.core.runtime.effects.activeEffectCount == 2)
       await clock.run()
       for timer in timers { await timer.finish() }
       #expect(store.log == [])

@@ -98,7 +98,7 @@ extension Engine {
       #expect(store.seen.last == 1)
       loop.cancel()
       await loop.value
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
       let whileStopped = store.send(.increment)
       #expect(store.count == 2)
       #expect(!whileStopped.hasFinished)
@@ -110,7 +110,7 @@ extension Engine {
       #expect(store.seen.last == 3)
       loop.cancel()
       await loop.value
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
     }
 
     @Test func aFeedbackRunInFlightWhenTheLoopStopsNeverSendsItsEvent() async {
@@ -124,7 +124,7 @@ extension Engine {
       gate.open()
       await task.finish()
       #expect(store.seen == [0])
-      #expect(store.core.runtime.activeEffectCount == 0)
+      #expect(store.core.runtime.effects.activeEffectCount == 0)
     }
 
     @Test func aSecondRunKeepsTheLoopGoingWhenTheFirstIsCancelled() async {

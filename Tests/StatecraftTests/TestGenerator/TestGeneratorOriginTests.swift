@@ -48,7 +48,7 @@ extension Engine {
       let clock = TestClock()
       let store = Self.makeStore(clock: clock)
       let log = StepLog()
-      let observer = store.inspectedRuntime.addStepObserver { step in
+      let observer = store.runtime.stepObservers.add { step in
         guard let action = Self.listCase.extract(from: step.action as! TodosNavigation.Action)
         else { return }
         log.steps.append(
@@ -59,7 +59,7 @@ extension Engine {
             })
           ))
       }
-      defer { store.inspectedRuntime.removeStepObserver(observer) }
+      defer { store.runtime.stepObservers.remove(observer) }
       await Self.useTheScreens(store, clock: clock)
       #expect(
         log.steps.map(\.action) == [

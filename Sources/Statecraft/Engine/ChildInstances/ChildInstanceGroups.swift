@@ -1,8 +1,9 @@
 // Owns the child instances that a store tree's effects run in (the namespaces whose components are
 // all child instances), grouped by the instance they run in and their operator, and the check,
 // after an action, of which of them have left the root's state. How an instance is named and
-// found in the state is ChildNamespace.swift's, beside it. The effect registry tells it when an
-// instance's first effect starts and its last one ends, and cancels the instances it finds gone.
+// found in the state is its operator's locator's (ChildInstanceLocator.swift, held by
+// ChildNamespace.swift), beside it. The effect registry tells it when an instance's first effect
+// starts and its last one ends, and cancels the instances it finds gone.
 
 /// The child instances with running effects, grouped by the instance they run in and their
 /// operator.
@@ -126,7 +127,7 @@ final class ChildGroup {
   /// Whether the instance `namespace` of this group has left `children`, its operator's children.
   func child(_ namespace: Namespace, isAbsentFrom children: AnyObject) -> Bool {
     guard let child = namespace.last?.base as? ChildNamespace,
-      case .absent = child.locate(children, false)
+      case .absent = child.locate(children, needsChildState: false)
     else { return false }
     return true
   }

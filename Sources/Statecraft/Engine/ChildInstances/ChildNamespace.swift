@@ -1,12 +1,15 @@
 import ConcurrencyExtras
 
 // A child's identity scopes its effects. Each child instance (an `ifLet` child, a `forEach` row,
-// the case of an enum state scoped by `Scope(state:action:)` over a case path) runs its effects
-// in a namespace component that says which instance it is (the operator's state path and the
-// child's identity) and how to find that instance in the state:
+// the case of an enum state scoped by `Scope(state:action:)` over a case path, a presented
+// destination, a stack element) runs its effects in a namespace component that says which
+// instance it is (the operator's state path and the child's identity) and how to find that
+// instance in the state: its operator's locator (ChildInstanceLocator.swift, one struct per kind
+// of operator in ChildInstanceLocators.swift). The identity is
 //
-// - the `id` of an `Identifiable` child state;
+// - the `id` of an `Identifiable` child state, or a row's id in its collection;
 // - the case of an enum child state;
+// - a presentation's id, or a stack element's id, never reused;
 // - for any other optional child, its presence: the instance ends when the state is seen nil,
 //   and the next non-nil value is a new instance.
 //
@@ -32,66 +35,45 @@ import ConcurrencyExtras
 // cancels a presentation it sees end while it reduces (`.cancelNamespace`, which a `Scope`
 // rewrites as it does the instance's effects).
 
-/// Whether a child instance is in the state it was looked up in.
-enum ChildPresence {
-  /// It is there, with its state when it was asked for (to look its own children up in).
-  case present(Any)
-  /// It has left the state.
-  case absent
-  /// The state is not of the type the instance lives in: the path is not known.
-  case unknown
-}
-
-/// The namespace component of one child feature instance.
+/// The namespace component of one child feature instance: its locator (how its operator names
+/// it and finds it in its state, see ChildInstanceLocator.swift) and the `Scope` state paths
+/// above that operator.
 ///
 /// A class, so that the check after each action casts and compares references, not copies of
 /// its fields.
-// NB: @unchecked Sendable is safe: every stored property is a `let` of a Sendable value or a
-// Sendable closure, except `pathObject`, a key path object that is immutable once built.
-final class ChildNamespace: Hashable, @unchecked Sendable {
+final class ChildNamespace: Hashable, Sendable {
   /// The `Scope` state paths from the state of the enclosing instance (or the root) down to the
   /// state the operator runs on, outermost first.
   let scopes: [UncheckedSendable<AnyKeyPath>]
-  /// The operator's path to its children (a state key path, or a case).
+  /// The operator's path to its children (`locator.path`, read once).
   let path: AnyHashableSendable
-  /// The operator's key path object, when it has one: the same object for all the instances of
-  /// one operator, which makes telling operators apart a comparison of references.
-  let pathObject: AnyObject?
-  /// The child's identity: a row id, an `Identifiable` id, an enum case; nil for presence only.
+  /// The child's identity (`locator.id`, read once).
   let id: AnyHashableSendable?
-  /// Reads the operator's children (its collection, its optional, its enum state) from the
-  /// state it runs on; nil when that state is not of the operator's type.
-  let children: @Sendable (_ state: Any) -> AnyObject?
-  /// Finds this instance among `children`; the child's state is returned only when asked for
-  /// (boxing it costs an allocation for a large state).
-  let locate: @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence
-  /// For a collection operator: a snapshot of the ids of its children, read from the state it
-  /// runs on (see the comment at the top of this file). It is `previous` itself while the ids
-  /// keep the storage `previous` holds (then nothing is allocated), nil when that state is not of
-  /// the operator's type. Nil for an operator that has no such snapshot.
-  let snapshot: (@Sendable (_ state: Any, _ previous: ChildSnapshot?) -> ChildSnapshot?)?
+  /// How the operator names this instance and finds it in its state.
+  let locator: any ChildInstanceLocator
 
-  init(
-    scopes: [UncheckedSendable<AnyKeyPath>] = [],
-    path: AnyHashableSendable, pathObject: AnyObject?, id: AnyHashableSendable?,
-    children: @escaping @Sendable (_ state: Any) -> AnyObject?,
-    locate: @escaping @Sendable (_ children: AnyObject, _ needsChildState: Bool) -> ChildPresence,
-    snapshot: (@Sendable (_ state: Any, _ previous: ChildSnapshot?) -> ChildSnapshot?)? = nil
+  /// The instance that `locator` names, in the state its operator runs on.
+  init(_ locator: some ChildInstanceLocator) {
+    self.scopes = []
+    self.path = locator.path
+    self.id = locator.id
+    self.locator = locator
+  }
+
+  private init(
+    scopes: [UncheckedSendable<AnyKeyPath>], path: AnyHashableSendable, id: AnyHashableSendable?,
+    locator: any ChildInstanceLocator
   ) {
     self.scopes = scopes
     self.path = path
-    self.pathObject = pathObject
     self.id = id
-    self.children = children
-    self.locate = locate
-    self.snapshot = snapshot
+    self.locator = locator
   }
 
   /// This instance, run in the state at `keyPath` of a `Scope`.
   func inScope(_ keyPath: AnyKeyPath) -> ChildNamespace {
     ChildNamespace(
-      scopes: [UncheckedSendable(keyPath)] + scopes, path: path, pathObject: pathObject, id: id,
-      children: children, locate: locate, snapshot: snapshot)
+      scopes: [UncheckedSendable(keyPath)] + scopes, path: path, id: id, locator: locator)
   }
 
   /// What the instances of one operator share: how their children are read.
@@ -99,31 +81,38 @@ final class ChildNamespace: Hashable, @unchecked Sendable {
 
   /// Reads the operator's children from the state of the enclosing instance (or the root).
   func children(in state: Any) -> AnyObject? {
+    guard let state = operatorState(in: state) else { return nil }
+    return locator.children(in: state)
+  }
+
+  /// Finds this instance among `children`, which `children(in:)` read.
+  func locate(_ children: AnyObject, needsChildState: Bool) -> ChildPresence {
+    locator.locate(children, needsChildState: needsChildState)
+  }
+
+  /// The state the operator runs on, read through the `Scope`s from the state of the enclosing
+  /// instance (or the root).
+  private func operatorState(in state: Any) -> Any? {
     var state = state
     for scope in scopes {
       guard let next = state[keyPath: scope.value] else { return nil }
       state = next
     }
-    return children(state)
+    return state
   }
 
   /// The snapshot of the ids of the operator's children in the state of the enclosing instance
   /// (or the root): `previous` while they are unchanged; nil when the operator has no snapshot
   /// or the state is not of its type.
   func snapshot(in state: Any, previous: ChildSnapshot?) -> ChildSnapshot? {
-    guard let snapshot else { return nil }
-    var state = state
-    for scope in scopes {
-      guard let next = state[keyPath: scope.value] else { return nil }
-      state = next
-    }
-    return snapshot(state, previous)
+    guard let state = operatorState(in: state) else { return nil }
+    return locator.snapshot(in: state, previous: previous)
   }
 
   /// Looks this instance up in the state of the enclosing instance (or the root).
   func presence(in state: Any, needsChildState: Bool) -> ChildPresence {
     guard let children = children(in: state) else { return .unknown }
-    return locate(children, needsChildState)
+    return locate(children, needsChildState: needsChildState)
   }
 
   static func == (lhs: ChildNamespace, rhs: ChildNamespace) -> Bool {
@@ -176,72 +165,8 @@ struct ChildOperatorKey: Hashable {
   let scopes: [UncheckedSendable<AnyKeyPath>]
 }
 
-/// A snapshot of the ids of a collection operator's children: `identity` is the address of their
-/// storage, which `ids` keeps alive (so that no other storage takes that address, and any write
-/// to the ids in the state copies them to another address).
-// NB: @unchecked Sendable is safe: its fields are `let`s, made and read only on the main actor,
-// during one check of the root's state.
-final class ChildSnapshot: @unchecked Sendable {
-  let identity: UnsafeRawPointer?
-  let ids: Any
-  init(identity: UnsafeRawPointer?, ids: Any) {
-    self.identity = identity
-    self.ids = ids
-  }
-}
-
-/// The children of an operator, boxed once per check for all of its instances.
-// NB: @unchecked Sendable is safe: its value is a `let`, made and read only on the main actor,
-// during one check of the root's state.
-final class ChildContainer<Value>: @unchecked Sendable {
-  let value: Value
-  init(_ value: Value) { self.value = value }
-}
-
 /// Marks a queued action of a child instance that has left the state: it is dropped.
 struct DepartedChild: Hashable, Sendable {}
-
-/// The identity of a child state beyond its place: its enum case and its `Identifiable` id (an
-/// enum's own, else its payload's).
-struct ChildIdentity: Hashable, Sendable {
-  let tag: UInt32?
-  let id: UncheckedSendable<AnyHashable>?
-
-  /// The identity of `state`, or nil when it has none (neither an enum nor `Identifiable`).
-  static func of<State>(_ state: State) -> AnyHashableSendable? {
-    identity(of: state).map { AnyHashableSendable($0) }
-  }
-
-  /// The identity of `state`, or nil when it has none.
-  static func identity<State>(of state: State) -> Self? {
-    let tag = EnumTag.of(state)
-    let id = identifiableID(of: state) ?? (tag == nil ? nil : payloadID(of: state))
-    guard tag != nil || id != nil else { return nil }
-    return Self(tag: tag, id: id.map { UncheckedSendable($0) })
-  }
-
-  /// Whether `new`, put in place of `old`, is the same child: both have an `Identifiable` id
-  /// (their own, or an enum's payload's in the same case), and it is the same.
-  static func isSame<State>(_ old: State, _ new: State) -> Bool {
-    guard let old = identity(of: old), old.id != nil else { return false }
-    return identity(of: new) == old
-  }
-
-  /// The `id` of the payload of the enum `value`, when the payload is `Identifiable`.
-  // NB: reflects the enum only: the caller has checked that it is one. A struct child is
-  // answered by its conformance alone.
-  static func payloadID(of value: Any) -> AnyHashable? {
-    guard let payload = Mirror(reflecting: value).children.first?.value else { return nil }
-    return identifiableID(of: payload)
-  }
-
-  /// The `id` of `value` when it is `Identifiable`.
-  static func identifiableID(of value: Any) -> AnyHashable? {
-    guard let identifiable = value as? any Identifiable else { return nil }
-    func open<Value: Identifiable>(_ value: Value) -> AnyHashable { AnyHashable(value.id) }
-    return open(identifiable)
-  }
-}
 
 extension Effect {
   /// Records, in the child namespaces of this effect, that the child runs in the state at
