@@ -38,17 +38,23 @@ public final class Store<State, Action>: Observable {
   @usableFromInline let registrar = ObservationRegistrar()
   /// What readers have observed since the value last changed: each compared after every batch.
   var observedValues: [ObservedValue<State, Action>] = []
-  /// Every key path readers have observed, observed now or not: what a read builds once (see
-  /// `observe(_:value:)`). It holds no value of a key path that is not observed now.
+  /// Every key path readers have observed, observed now or not, by slot: what a read builds
+  /// once (see `observedKeyPath(_:value:)`). It holds no value of a key path that is not observed now.
+  var knownObservedValues: [ObservedValue<State, Action>] = []
+  /// `knownObservedValues` by key path, for a read through a key path object no read site names.
   var knownKeyPaths: [AnyKeyPath: ObservedValue<State, Action>] = [:]
-  /// The key path objects reads went through, by identity, with what they observe: a read
-  /// again through the same call site finds its entry by comparing one word per entry, without
-  /// hashing the key path (see `ReadSite`).
-  // NB: `@exclusivity(unchecked)`: read at every read of the store, on the main actor, and
-  // written only by `trackRead`, which holds no access to it across a call.
-  @usableFromInline @exclusivity(unchecked) var readSites: [ReadSite<State, Action>] = []
-  /// The identities of `readSites`, in the same order.
-  @usableFromInline @exclusivity(unchecked) var readSiteIDs: [ObjectIdentifier] = []
+  // NB: `@exclusivity(unchecked)` on the three arrays below: read at every read of the store, on
+  // the main actor, and written only by `trackRead` and `publishChanges`, which hold no access to
+  // them across a call.
+  /// The flags of each observed key path, by slot (see `ObservationFlags`).
+  @usableFromInline @exclusivity(unchecked) var observationFlags: [ObservationFlags] = []
+  /// The key paths reads went through, with what a read again needs: it finds its entry by
+  /// comparing two words per entry in `readSiteKeys`, without hashing the key path.
+  @usableFromInline @exclusivity(unchecked) var readSites: [ReadSite] = []
+  /// The keys of `readSites`, in the same order.
+  @usableFromInline @exclusivity(unchecked) var readSiteKeys: [ReadSiteKey] = []
+  /// Keeps alive the key path objects whose identity names a read site.
+  var readSiteKeyPaths: [AnyKeyPath] = []
   /// Child stores made by `scope`, so that a scope asked for twice is the same store.
   var children: [ScopeID: AnyObject] = [:]
   /// The `states` streams made from this store, told its last state when it is released (an
@@ -147,6 +153,7 @@ public final class Store<State, Action>: Observable {
   /// ```
   ///
   /// The names `Store` takes are listed in the Observation article.
+  @inlinable @inline(__always)
   public subscript<Value>(_ keyPath: KeyPath<State, Value>) -> Value {
     self[dynamicMember: keyPath]
   }

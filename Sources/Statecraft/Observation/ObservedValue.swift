@@ -14,17 +14,14 @@ final class ObservedValue<State, Action> {
   /// The `observe` closures that read the key path, with the run that read it (see
   /// `ObserveToken.current`).
   private var readers: [(token: WeakObserveToken, run: UInt64)] = []
-  // NB: `@exclusivity(unchecked)` on the flags a read checks and sets: they are touched only on
-  // the main actor, and no access to them is held across a call.
-  /// Whether a reader registered with the store's Observation registrar (a view, a
-  /// `withObservationTracking`): only then is the registrar told of the change.
-  @usableFromInline @exclusivity(unchecked) var hasRegistrarReaders = false
-  /// Whether the key path is observed now: its store holds it among `observedValues`, to
-  /// compare after the next batch.
-  @usableFromInline @exclusivity(unchecked) var isObserved = false
-  /// The key path Observation is told about: `\Store.[dynamicMember: keyPath]`, a
-  /// `KeyPath<Store<State, Action>, Value>` for the `Value` the key path reads.
-  @usableFromInline let storeKeyPath: AnyKeyPath
+  /// Where the store keeps this key path's flags, in `Store.observationFlags`: a read again
+  /// checks and sets them there without touching (so retaining) this object.
+  let slot: Int
+  /// The key path Observation is told about: `\Store.[observationSlot: slot]`. Observation
+  /// hashes it at every read inside a tracking: an integer argument hashes in a few
+  /// instructions, where `\Store.[dynamicMember: keyPath]` would hash every component of the
+  /// state's key path.
+  let storeKeyPath: KeyPath<Store<State, Action>, Int>
   /// The value the readers saw, a `SeenValue<Value>`: nil while the key path is not observed.
   private let seen: AnyObject
   /// Whether the value at the key path in `state` differs from the one the readers saw (always
@@ -35,12 +32,10 @@ final class ObservedValue<State, Action> {
   /// Lets go of the value seen.
   private let forget: () -> Void
 
-  init<Value>(
-    keyPath: KeyPath<State, Value>,
-    storeKeyPath: KeyPath<Store<State, Action>, Value>,
-    value: Value
-  ) {
+  init<Value>(keyPath: KeyPath<State, Value>, value: Value, slot: Int) {
     let seen = SeenValue(value)
+    let storeKeyPath = \Store<State, Action>.[observationSlot: slot]
+    self.slot = slot
     self.seen = seen
     self.storeKeyPath = storeKeyPath
     self.forget = { seen.value = nil }
@@ -67,22 +62,20 @@ final class ObservedValue<State, Action> {
 
   /// Registers a read of the key path, whose value is a `Value`: by the `observe` closure
   /// running now, if any, else with Observation.
-  func read<Value>(_ store: Store<State, Action>, as _: Value.Type) {
+  func read(_ store: Store<State, Action>) {
     if let token = ObserveToken.current {
       if let last = readers.last, last.token.value === token, last.run == token.runs { return }
       readers.append((WeakObserveToken(token), token.runs))
     } else {
-      hasRegistrarReaders = true
-      store.registrar.access(
-        store,
-        keyPath: unsafeDowncast(storeKeyPath, to: KeyPath<Store<State, Action>, Value>.self))
+      store.observationFlags[slot].hasRegistrarReaders = true
+      store.registrar.access(store, keyPath: storeKeyPath)
     }
   }
 
   /// Tells the key path's readers that its value changed: Observation's, and each `observe`
   /// closure whose latest run read it.
   func changed(_ store: Store<State, Action>) {
-    if hasRegistrarReaders { notify(store) }
+    if store.observationFlags[slot].hasRegistrarReaders { notify(store) }
     for reader in readers {
       guard let token = reader.token.value, token.runs == reader.run else { continue }
       token.schedule(in: store.core.runtime)
@@ -91,9 +84,9 @@ final class ObservedValue<State, Action> {
 
   /// Forgets the readers and lets go of the value seen: the key path is no longer observed until
   /// it is read again.
-  func forgetReaders() {
+  func forgetReaders(_ store: Store<State, Action>) {
     readers.removeAll(keepingCapacity: true)
-    hasRegistrarReaders = false
+    store.observationFlags[slot] = ObservationFlags()
     forget()
   }
 }
@@ -104,43 +97,105 @@ final class SeenValue<Value> {
   init(_ value: Value) { self.value = value }
 }
 
-/// A key path object that a store was read through, and what reads through it observe.
-///
-/// A key path literal is one object per call site, so a store's entries grow with the places
-/// that read it, and a read again through a call site finds its entry by comparing one word per
-/// entry: less than hashing the key path (all of its components), as a dictionary lookup does.
+/// What a store keeps for each key path its readers observed, where a read finds it without
+/// touching the key path's `ObservedValue`.
 @usableFromInline
-struct ReadSite<State, Action> {
+struct ObservationFlags {
+  /// Whether the key path is observed now: its store holds it among `observedValues`, to
+  /// compare after the next batch.
+  @usableFromInline var isObserved = false
+  /// Whether a reader registered with the store's Observation registrar (a view, a
+  /// `withObservationTracking`) since the value last changed: only then is the registrar told
+  /// of the change.
+  @usableFromInline var hasRegistrarReaders = false
+
+  @usableFromInline init() {}
+}
+
+/// Names the key path a store was read through, in a form a read compares in one or two words.
+///
+/// A key path to a stored property (`\.count`, `\.profile.name`) is named by its offset in
+/// the state and its value's type. Where the key path is a literal at the read, the optimizer
+/// folds both into constants: the read neither instantiates the key path object nor hashes it.
+/// Any other key path (a computed property, an optional chain, a subscript) is named by the
+/// identity of its object: a literal is one object per call site.
+@usableFromInline
+struct ReadSiteKey: Equatable {
+  /// The stored property's offset, or -1 for a key path named by its object.
+  @usableFromInline let offset: Int
+  /// The value's type, or the key path object.
+  @usableFromInline let id: ObjectIdentifier
+
+  @inlinable @inline(__always)
+  init<State, Value>(_ keyPath: KeyPath<State, Value>) {
+    // NB: two stored key paths with the same offset and value type read the same bytes: the
+    // one exception, fields of a zero-sized type that share an offset, have no bytes to differ.
+    if let offset = MemoryLayout<State>.offset(of: keyPath) {
+      self.offset = offset
+      self.id = ObjectIdentifier(Value.self)
+    } else {
+      self.offset = -1
+      self.id = ObjectIdentifier(keyPath)
+    }
+  }
+
+  /// Whether the key names its key path by the object's identity, which must then stay alive.
+  var isIdentity: Bool { offset < 0 }
+}
+
+/// A key path a store was read through, and what a read again through it needs.
+///
+/// A store's read sites grow with the places that read it (a key path named by its object) or
+/// the fields read (one named by its offset): at most `limit`.
+@usableFromInline
+struct ReadSite {
   /// How many entries a store keeps: past it, a read through yet another key path object (one
   /// built at run time for each read) finds what it observes by hashing its key path.
   static var limit: Int { 64 }
-  /// The identity of the key path object.
-  @usableFromInline let id: ObjectIdentifier
-  /// Keeps the key path object alive while its identity names the entry.
-  let keyPath: AnyKeyPath
-  // NB: `unowned(unsafe)`, so that a read finds it without a retain and a release: the store's
-  // `knownKeyPaths` holds every `ObservedValue` it made for as long as the store lives.
-  @usableFromInline unowned(unsafe) let observed: ObservedValue<State, Action>
+  /// Where the key path's flags are in `Store.observationFlags`.
+  @usableFromInline let slot: Int
+  // NB: unmanaged, so that a read passes it to the registrar without a retain and a release: the
+  // store's `knownObservedValues` holds the `ObservedValue` that holds it while the store lives.
+  /// The key path Observation is told about (`ObservedValue.storeKeyPath`).
+  @usableFromInline let storeKeyPath: Unmanaged<AnyKeyPath>
 }
 
 extension Store: ObservedStore {
+  /// What the key path Observation is told about for an observed field names: the field's slot
+  /// (see `ObservedValue.storeKeyPath`). Never read through.
+  subscript(observationSlot slot: Int) -> Int { slot }
+
   /// Registers a read of `keyPath` made again through a call site whose key path is observed
   /// now, outside an `observe` closure: tells Observation, as `ObservedValue.read(_:as:)` does.
   /// False when the read needs `trackRead(_:value:)`.
   @inlinable @inline(__always)
   func observeReadAgain<Value>(_ keyPath: KeyPath<State, Value>) -> Bool {
-    // NB: the identities are scanned in an array of their own, of a trivial type: finding one
-    // retains nothing, and needs no closure (which would check its isolation at run time).
-    guard let index = readSiteIDs.firstIndex(of: ObjectIdentifier(keyPath)) else { return false }
-    let observed = readSites[index].observed
-    guard observed.isObserved, ObserveToken.current == nil else { return false }
-    observed.hasRegistrarReaders = true
-    // NB: the entry was made for a key path object to a `Value` (this one), with the store's
-    // key path to that `Value` (see `trackRead`).
-    registrar.access(
-      self,
-      keyPath: unsafeDowncast(observed.storeKeyPath, to: KeyPath<Store, Value>.self))
+    // NB: the keys are scanned in an array of their own, of a trivial type: finding one retains
+    // nothing, and needs no closure (which would check its isolation at run time).
+    guard let index = readSiteKeys.firstIndex(of: ReadSiteKey(keyPath)) else { return false }
+    let site = readSites[index]
+    guard observationFlags[site.slot].isObserved, ObserveToken.current == nil else {
+      return false
+    }
+    // NB: written only when it changes, so that a read again does not check the array's
+    // uniqueness.
+    if !observationFlags[site.slot].hasRegistrarReaders {
+      observationFlags[site.slot].hasRegistrarReaders = true
+    }
+    Self.access(self, site.storeKeyPath)
     return true
+  }
+
+  /// Tells the store's registrar of a read of `storeKeyPath`, a `KeyPath<Store, Int>`,
+  /// without retaining it.
+  // NB: nonisolated, so that its closure has no isolation to check at run time: it only calls
+  // the registrar, which may be called from anywhere.
+  @inlinable @inline(__always)
+  nonisolated static func access(_ store: Store, _ storeKeyPath: Unmanaged<AnyKeyPath>) {
+    // NB: every site's store key path is a `KeyPath<Store, Int>` (see `ObservedValue`).
+    storeKeyPath._withUnsafeGuaranteedRef {
+      store.registrar.access(store, keyPath: unsafeDowncast($0, to: KeyPath<Store, Int>.self))
+    }
   }
 
   /// Registers a read of `keyPath` with Observation, and remembers its value to compare after
@@ -148,36 +203,42 @@ extension Store: ObservedStore {
   @usableFromInline
   func trackRead<Value>(_ keyPath: KeyPath<State, Value>, value: Value) {
     let observed = observedKeyPath(keyPath, value: value)
-    observed.read(self, as: Value.self)
-    guard !observed.isObserved else { return }
+    observed.read(self)
+    guard !observationFlags[observed.slot].isObserved else { return }
     observed.remember(value)
     if observedValues.isEmpty { core.register(observedStore: self) }
     observedValues.append(observed)
-    observed.isObserved = true
+    observationFlags[observed.slot].isObserved = true
   }
 
-  /// What reads through `keyPath` observe: found by the key path object's identity, else by
-  /// its value (another object for the same key path), else made (with `value`).
+  /// What reads through `keyPath` observe: found by its read site, else by its value (another
+  /// object for the same computed key path), else made (with `value`).
   private func observedKeyPath<Value>(
     _ keyPath: KeyPath<State, Value>, value: Value
   ) -> ObservedValue<State, Action> {
-    let id = ObjectIdentifier(keyPath)
-    for site in readSites where site.id == id { return site.observed }
+    let key = ReadSiteKey(keyPath)
+    if let index = readSiteKeys.firstIndex(of: key) {
+      return knownObservedValues[readSites[index].slot]
+    }
     // NB: a key path read again after a change (a view re-rendering) reuses what its first read
-    // built: the store's key path `\Store.[dynamicMember: keyPath]`, which the runtime
-    // instantiates (demangling its generic arguments) each time it is written, and the equality
-    // check, a dynamic cast to `Equatable`. Together they cost about ten times the rest of a read.
+    // built: the store's key path, which the runtime instantiates (demangling its generic
+    // arguments) each time it is written, and the equality check, a dynamic cast to `Equatable`.
+    // Together they cost about ten times the rest of a read.
     let observed: ObservedValue<State, Action>
     if let known = knownKeyPaths[keyPath] {
       observed = known
     } else {
-      observed = ObservedValue(
-        keyPath: keyPath, storeKeyPath: \Store.[dynamicMember: keyPath], value: value)
+      observed = ObservedValue(keyPath: keyPath, value: value, slot: observationFlags.count)
+      observationFlags.append(ObservationFlags())
+      knownObservedValues.append(observed)
       knownKeyPaths[keyPath] = observed
     }
-    if readSites.count < ReadSite<State, Action>.limit {
-      readSites.append(ReadSite(id: id, keyPath: keyPath, observed: observed))
-      readSiteIDs.append(id)
+    if readSites.count < ReadSite.limit {
+      if key.isIdentity { readSiteKeyPaths.append(keyPath) }
+      readSites.append(
+        ReadSite(slot: observed.slot, storeKeyPath: Unmanaged.passUnretained(observed.storeKeyPath))
+      )
+      readSiteKeys.append(key)
     }
     return observed
   }
@@ -192,17 +253,17 @@ extension Store: ObservedStore {
       changed.append(observed)
     }
     guard !changed.isEmpty else { return }
-    for observed in changed { observed.isObserved = false }
+    for observed in changed { observationFlags[observed.slot].isObserved = false }
     // NB: a row store's one observed field changed: no predicate to run (generic code here, so
     // `removeAll(where:)` looks up its metadata at run time).
     if changed.count == observedValues.count {
       observedValues.removeAll(keepingCapacity: true)
     } else {
-      observedValues.removeAll { !$0.isObserved }
+      observedValues.removeAll { !observationFlags[$0.slot].isObserved }
     }
     for observed in changed {
       observed.changed(self)
-      observed.forgetReaders()
+      observed.forgetReaders(self)
     }
   }
 

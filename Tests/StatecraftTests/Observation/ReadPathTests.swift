@@ -17,6 +17,35 @@ private func roomyTally() -> Tally.State {
   return state
 }
 
+/// A state whose first field is a struct: `\.inner` and `\.inner.x` both start at offset 0.
+private struct Nested: Reducer {
+  struct Inner: Equatable {
+    var x = 0
+    var y = 0
+  }
+
+  struct State: Equatable {
+    var inner = Inner()
+    var count = 0
+    var total: Int { inner.x + inner.y + count }
+  }
+
+  enum Action {
+    case setX(Int)
+    case setY(Int)
+    case setCount(Int)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .setX(let x): state.inner.x = x
+    case .setY(let y): state.inner.y = y
+    case .setCount(let count): state.count = count
+    }
+    return .none
+  }
+}
+
 extension Engine {
   /// What a read of a store costs rests on two caches: what a call site observes, found by the
   /// key path object's identity, and the state a scoped store last read through to its root.
@@ -68,6 +97,49 @@ extension Engine {
       #expect(store.readSites.count <= 64)
       #expect(store.observedValues.count == 1)
       store.send(.add(1))
+      #expect(notified.value == 1)
+    }
+
+    /// A read site of a stored property is named by its offset and its value's type, so that a
+    /// literal's read needs no key path object: two key paths that start at the same offset
+    /// must still be observed apart, in either order of their first reads.
+    @Test func keyPathsThatStartAtTheSameOffsetAreObservedApart() {
+      let store = Store(initialState: Nested.State()) { Nested() }
+      for round in 1...2 {
+        let x = track { _ = store[\.inner.x] }
+        let inner = track { _ = store.inner }
+        let count = track { _ = store.count }
+        let total = track { _ = store.total }
+        store.send(.setY(round))
+        #expect(inner.value == 1)
+        #expect(x.value == 0)
+        #expect(count.value == 0)
+        #expect(total.value == 1)
+        let innerAgain = track { _ = store.inner }
+        let xAgain = track { _ = store[\.inner.x] }
+        store.send(.setX(round))
+        #expect(innerAgain.value == 1)
+        #expect(xAgain.value == 1)
+        #expect(x.value == 1)
+        #expect(store[\.inner.x] == round)
+        #expect(store.inner == Nested.Inner(x: round, y: round))
+      }
+      let sites = store.readSites.count
+      _ = store.inner
+      _ = store[\.inner.x]
+      #expect(store.readSites.count == sites)
+    }
+
+    @Test func computedKeyPathsMadeAtEachReadAreObservedAndKeptFew() {
+      let store = Store(initialState: Nested.State()) { Nested() }
+      let notified = track {
+        for _ in 0..<100 {
+          _ = store[dynamicMember: (\Nested.State.self).appending(path: \.total)]
+        }
+      }
+      #expect(store.readSites.count <= 64)
+      #expect(store.observedValues.count == 1)
+      store.send(.setCount(1))
       #expect(notified.value == 1)
     }
 
