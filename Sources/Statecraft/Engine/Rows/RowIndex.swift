@@ -27,7 +27,7 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
   private(set) var identity: UnsafeRawPointer?
   /// The ids that element actions wrote in the current batch.
   var touched: Set<ID> = []
-  /// The row stores observed by a reader, by row id.
+  /// The row stores that have been observed by a reader, by row id, while they live.
   private var observers: [ID: [WeakObservedStore]] = [:]
   /// Whether each row was present when a reader asked for its store (cleared when it changes).
   private var presence: [ID: Bool] = [:]
@@ -57,9 +57,12 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
 
   // MARK: - Row stores
 
-  /// Registers `store` as observing the row `id`.
+  /// Registers `store` as observing the row `id`. A store stays registered while it lives,
+  /// observing or not, so that a row re-rendered after each change (register, notified, register
+  /// again) does not remove and insert its entry at every batch.
   @MainActor
   func register(_ store: any ObservedStore, for id: ID) {
+    if let stores = observers[id], stores.contains(where: { $0.value === store }) { return }
     observers[id, default: []].append(WeakObservedStore(store))
   }
 
@@ -162,12 +165,17 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
 
   @MainActor
   private func publishChanges(of stores: [WeakObservedStore]) -> [WeakObservedStore]? {
-    var remaining: [WeakObservedStore] = []
+    var hasReleased = false
     for weakStore in stores {
-      guard let store = weakStore.value else { continue }
+      guard let store = weakStore.value else {
+        hasReleased = true
+        continue
+      }
       store.publishChanges()
-      if store.isObserving { remaining.append(weakStore) }
     }
+    // NB: the usual case, every store alive: the same array is kept, not rebuilt.
+    guard hasReleased else { return stores }
+    let remaining = stores.filter { $0.value != nil }
     return remaining.isEmpty ? nil : remaining
   }
 
