@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the Statecraft benchmarks (B1-B14, R1, R2, W3-W5, X1) and prints each scenario's ratio to its floor.
+# Runs the Statecraft benchmarks (B1-B14, R1-R3, W3-W5, X1) and prints each scenario's ratio to its floor.
 #
 #   bash Benchmarks/run-benchmarks.sh            # full run, baseline "current"
 #   bash Benchmarks/run-benchmarks.sh --smoke    # CI: build, one iteration of each scenario,
@@ -199,6 +199,9 @@ r2_ns = ns_per("R2 store", 100_000)
 r2 = ratio(wall("R2 store"), wall("R2 floor"))
 add("R2", "row store field / floor", f"{r2:.0f}×", "≤ 40×", r2 <= 40,
     f"{us(wall('R2 store'))} vs {us(wall('R2 floor'))} per 100,000 reads ({r2_ns:.1f} ns per read)")
+r3 = ratio(wall("R3 store"), wall("R3 Observable floor"))
+add("R3", "first tracked read of a row store / of an Observable row", f"{r3:.1f}×", "(info)", None,
+    f"{us(wall('R3 store'))} vs {us(wall('R3 Observable floor'))} per 1,000 first reads")
 w5 = ratio(wall("W5 observed send"), wall("W5 plain send"))
 add("W5", "observed send / plain forEach send", f"{w5:.1f}×", "≤ 5×", w5 <= 5,
     f"{us(wall('W5 observed send'))} vs {us(wall('W5 plain send'))} per 1,000 sends")

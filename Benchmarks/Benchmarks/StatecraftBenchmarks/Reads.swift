@@ -150,6 +150,42 @@ func r2Floor(_ handle: BenchmarkHandle) {
   handle.check(on == r2Reads, "R2 floor: \(on) reads saw the row on")
 }
 
+// MARK: - R3
+
+/// The first read of each of 1,000 row stores under `withObservationTracking`: a list's first
+/// render, after its row stores are made (not measured).
+@MainActor
+func r3Store(_ handle: BenchmarkHandle) {
+  let store = Store(initialState: Rows.State(count: Size.observedRows)) { Rows() }
+  let rowStores = (0..<Size.observedRows).map { id in
+    store.scope(state: \.rows, id: id, action: Rows.Action.rows)!
+  }
+  var on = 0
+  handle.measure {
+    for rowStore in rowStores {
+      withObservationTracking {
+        if rowStore.isOn { on += 1 }
+      } onChange: {}
+    }
+  }
+  handle.check(on == 0, "R3: \(on) rows read as on")
+}
+
+/// R3's floor: the first read of each of 1,000 `Observable` rows under tracking.
+@MainActor
+func r3Floor(_ handle: BenchmarkHandle) {
+  let rows = (0..<Size.observedRows).map { _ in ObservableRow() }
+  var on = 0
+  handle.measure {
+    for row in rows {
+      withObservationTracking {
+        if row.isOn { on += 1 }
+      } onChange: {}
+    }
+  }
+  handle.check(on == 0, "R3 floor: \(on) rows read as on")
+}
+
 // MARK: - W5
 
 /// 1,000 sends, each toggling one row of 1,000; with `observed`, every row has a row store that a

@@ -153,6 +153,11 @@ let benchmarks: @Sendable () -> Void = {
   Benchmark("R2 store") { await r2Store(BenchmarkHandle(benchmark: $0)) }
   Benchmark("R2 floor") { await r2Floor(BenchmarkHandle(benchmark: $0)) }
 
+  // R3: the first tracked read of each of 1,000 row stores (a list's first render), and the
+  // same of 1,000 `Observable` rows.
+  Benchmark("R3 store") { await r3Store(BenchmarkHandle(benchmark: $0)) }
+  Benchmark("R3 Observable floor") { await r3Floor(BenchmarkHandle(benchmark: $0)) }
+
   // W5: 1,000 sends, each toggling one row of 1,000 whose row store a view observes (and
   // re-reads after the change), and the same sends with no row stores.
   Benchmark("W5 observed send") { await w5Store(observed: true, BenchmarkHandle(benchmark: $0)) }

@@ -34,7 +34,7 @@ final class ObservedValue<State, Action> {
 
   init<Value>(keyPath: KeyPath<State, Value>, value: Value, slot: Int) {
     let seen = SeenValue(value)
-    let storeKeyPath = \Store<State, Action>.[observationSlot: slot]
+    let storeKeyPath = Store<State, Action>.observationKeyPath(slot: slot)
     self.slot = slot
     self.seen = seen
     self.storeKeyPath = storeKeyPath
@@ -95,6 +95,14 @@ final class ObservedValue<State, Action> {
 final class SeenValue<Value> {
   var value: Value?
   init(_ value: Value) { self.value = value }
+}
+
+/// The key paths stores tell Observation about, by store type (see
+/// `Store.observationKeyPath(slot:)`): as many per type as the most fields one of its stores
+/// observed.
+@MainActor
+enum ObservationKeyPaths {
+  static var byStoreType: [ObjectIdentifier: [AnyKeyPath]] = [:]
 }
 
 /// What a store keeps for each key path its readers observed, where a read finds it without
@@ -164,6 +172,21 @@ extension Store: ObservedStore {
   /// What the key path Observation is told about for an observed field names: the field's slot
   /// (see `ObservedValue.storeKeyPath`). Never read through.
   subscript(observationSlot slot: Int) -> Int { slot }
+
+  /// `\Store.[observationSlot: slot]`, made once per store type and slot: the runtime builds a
+  /// key path through a generic type by demangling its generic arguments, which costs several
+  /// microseconds, and every row store of a list reads its fields in the same slots.
+  static func observationKeyPath(slot: Int) -> KeyPath<Store, Int> {
+    let type = ObjectIdentifier(Store.self)
+    if let paths = ObservationKeyPaths.byStoreType[type], slot < paths.count {
+      // NB: the entries for this store type are all `KeyPath<Store, Int>`s (below).
+      return unsafeDowncast(paths[slot], to: KeyPath<Store, Int>.self)
+    }
+    var paths = ObservationKeyPaths.byStoreType.removeValue(forKey: type) ?? []
+    while paths.count <= slot { paths.append(\Store.[observationSlot: paths.count]) }
+    ObservationKeyPaths.byStoreType[type] = paths
+    return unsafeDowncast(paths[slot], to: KeyPath<Store, Int>.self)
+  }
 
   /// Registers a read of `keyPath` made again through a call site whose key path is observed
   /// now, outside an `observe` closure: tells Observation, as `ObservedValue.read(_:as:)` does.
