@@ -200,8 +200,8 @@ r2 = ratio(wall("R2 store"), wall("R2 floor"))
 add("R2", "row store field / floor", f"{r2:.0f}×", "≤ 40×", r2 <= 40,
     f"{us(wall('R2 store'))} vs {us(wall('R2 floor'))} per 100,000 reads ({r2_ns:.1f} ns per read)")
 r3 = ratio(wall("R3 store"), wall("R3 Observable floor"))
-add("R3", "first tracked read of a row store / of an Observable row", f"{r3:.1f}×", "(info)", None,
-    f"{us(wall('R3 store'))} vs {us(wall('R3 Observable floor'))} per 1,000 first reads")
+add("R3", "first render: row store made and read / Observable row read", f"{r3:.1f}×", "(info)",
+    None, f"{us(wall('R3 store'))} vs {us(wall('R3 Observable floor'))} per 1,000 rows")
 w5 = ratio(wall("W5 observed send"), wall("W5 plain send"))
 add("W5", "observed send / plain forEach send", f"{w5:.1f}×", "≤ 5×", w5 <= 5,
     f"{us(wall('W5 observed send'))} vs {us(wall('W5 plain send'))} per 1,000 sends")

@@ -65,7 +65,7 @@ public final class Store<State, Action>: Observable {
   package init(core: any Core<State, Action>) {
     self.core = core
     self.rootCore = core as? RootCore<State, Action>
-    self.scopedStateCache = (core as? any CachesScopedState<State>)?.stateCache
+    self.scopedStateCache = core.stateCache
   }
 
   // NB: not an isolated deinit, which would run what the store's release releases in turn (a

@@ -152,26 +152,29 @@ func r2Floor(_ handle: BenchmarkHandle) {
 
 // MARK: - R3
 
-/// The first read of each of 1,000 row stores under `withObservationTracking`: a list's first
-/// render, after its row stores are made (not measured).
+/// A list's first render: each of 1,000 rows gets its row store, read once under
+/// `withObservationTracking`.
 @MainActor
 func r3Store(_ handle: BenchmarkHandle) {
   let store = Store(initialState: Rows.State(count: Size.observedRows)) { Rows() }
-  let rowStores = (0..<Size.observedRows).map { id in
-    store.scope(state: \.rows, id: id, action: Rows.Action.rows)!
-  }
+  var rowStores: [StoreOf<Row>] = []
+  rowStores.reserveCapacity(Size.observedRows)
   var on = 0
   handle.measure {
-    for rowStore in rowStores {
+    for id in 0..<Size.observedRows {
       withObservationTracking {
+        let rowStore = store.scope(state: \.rows, id: id, action: Rows.Action.rows)!
         if rowStore.isOn { on += 1 }
-      } onChange: {}
+        rowStores.append(rowStore)
+      } onChange: {
+      }
     }
   }
-  handle.check(on == 0, "R3: \(on) rows read as on")
+  handle.check(on == 0 && rowStores.count == Size.observedRows, "R3: \(on) rows read as on")
 }
 
-/// R3's floor: the first read of each of 1,000 `Observable` rows under tracking.
+/// R3's floor: the first read of each of 1,000 `Observable` rows under tracking (the rows are
+/// made before).
 @MainActor
 func r3Floor(_ handle: BenchmarkHandle) {
   let rows = (0..<Size.observedRows).map { _ in ObservableRow() }
@@ -180,7 +183,8 @@ func r3Floor(_ handle: BenchmarkHandle) {
     for row in rows {
       withObservationTracking {
         if row.isOn { on += 1 }
-      } onChange: {}
+      } onChange: {
+      }
     }
   }
   handle.check(on == 0, "R3 floor: \(on) rows read as on")

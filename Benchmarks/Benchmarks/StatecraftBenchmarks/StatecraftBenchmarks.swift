@@ -153,8 +153,8 @@ let benchmarks: @Sendable () -> Void = {
   Benchmark("R2 store") { await r2Store(BenchmarkHandle(benchmark: $0)) }
   Benchmark("R2 floor") { await r2Floor(BenchmarkHandle(benchmark: $0)) }
 
-  // R3: the first tracked read of each of 1,000 row stores (a list's first render), and the
-  // same of 1,000 `Observable` rows.
+  // R3: a list's first render: 1,000 row stores made and read once under tracking, and the
+  // first tracked read of 1,000 `Observable` rows.
   Benchmark("R3 store") { await r3Store(BenchmarkHandle(benchmark: $0)) }
   Benchmark("R3 Observable floor") { await r3Floor(BenchmarkHandle(benchmark: $0)) }
 

@@ -28,6 +28,11 @@ package protocol Core<State, Action>: AnyObject, Sendable {
   /// it was given.
   var root: any AnyRootCore { get }
 
+  /// The state a store of this core reads while the root's state is unchanged (see
+  /// ScopedStateCache.swift): a scoped core's; nil for the others. A requirement rather than a
+  /// cast, which costs a store's making a dynamic cast to a parameterized existential.
+  var stateCache: ScopedStateCache<State>? { get }
+
   /// Sends `action` to the root, joining `group` (the `StoreTask` of an effect that sent it).
   func send(_ action: Action, group: EffectGroup?) -> StoreTask
 

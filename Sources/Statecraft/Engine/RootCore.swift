@@ -97,6 +97,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   package var runtime: StoreRuntime { storeRuntime }
   @usableFromInline
   package var root: any AnyRootCore { self }
+  @usableFromInline package var stateCache: ScopedStateCache<State>? { nil }
 
   @usableFromInline
   package func scoped<ChildState, ChildAction>(

@@ -6,9 +6,7 @@
 /// A child store's runtime: reads its state through to the parent and forwards its actions.
 @MainActor
 @usableFromInline
-package final class ScopedCore<ParentState, ParentAction, State, Action>: Core,
-  CachesScopedState
-{
+package final class ScopedCore<ParentState, ParentAction, State, Action>: Core {
   private let parent: any Core<ParentState, ParentAction>
   private let toState: (ParentState) -> State
   private let fromAction: (Action) -> ParentAction
@@ -17,7 +15,8 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core,
   private let registerObservedStore: ((any ObservedStore) -> Void)?
   /// The state last read through to the root, until the root's state is next written (see
   /// ScopedStateCache.swift); the core's stores read it directly.
-  let stateCache = ScopedStateCache<State>()
+  let cache = ScopedStateCache<State>()
+  @usableFromInline package var stateCache: ScopedStateCache<State>? { cache }
 
   @usableFromInline
   package init(
@@ -45,9 +44,9 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core,
 
   @usableFromInline
   package var state: State {
-    if let cached = stateCache.value { return cached }
+    if let cached = cache.value { return cached }
     let state = toState(parent.state)
-    stateCache.fill(state, in: runtime.stateCaches)
+    cache.fill(state, in: runtime.stateCaches)
     return state
   }
   @usableFromInline

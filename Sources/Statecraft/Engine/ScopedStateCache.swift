@@ -13,7 +13,7 @@
 /// would copy it).
 @MainActor
 @usableFromInline
-final class ScopedStateCache<State>: AnyScopedStateCache {
+package final class ScopedStateCache<State>: AnyScopedStateCache {
   // NB: `@exclusivity(unchecked)`: read at every read of a child store, on the main actor; no
   // access is held across a call.
   @usableFromInline @exclusivity(unchecked) var value: State?
@@ -32,7 +32,7 @@ final class ScopedStateCache<State>: AnyScopedStateCache {
 /// A cache whatever its state type, as the root's list holds it.
 @MainActor
 @usableFromInline
-class AnyScopedStateCache {
+package class AnyScopedStateCache {
   func empty() {}
 }
 
@@ -58,11 +58,4 @@ final class ScopedStateCaches {
     filledCaches.removeAll(keepingCapacity: true)
     for cache in caches { cache.empty() }
   }
-}
-
-/// A core whose state a store may read from its cache: a scoped core.
-@MainActor
-protocol CachesScopedState<State>: AnyObject {
-  associatedtype State
-  var stateCache: ScopedStateCache<State> { get }
 }

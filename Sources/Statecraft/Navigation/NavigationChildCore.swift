@@ -38,6 +38,7 @@ final class NavigationChildCore<ParentState, ParentAction, State, Action>: Core 
 
   package var runtime: StoreRuntime { parent.runtime }
   package var root: any AnyRootCore { parent.root }
+  @usableFromInline package var stateCache: ScopedStateCache<State>? { nil }
 
   package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
     guard read(parent.state) != nil else {

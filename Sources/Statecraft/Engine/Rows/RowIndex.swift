@@ -19,7 +19,7 @@ protocol AnyRowIndex: AnyObject {
 /// The row stores made from one store for one `IdentifiedArray`, by row id, and what the current
 /// batch touched.
 @usableFromInline
-final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable {
+final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex {
   /// The collection as last published (see RowObservation.swift): a retain, not a copy. Nil
   /// while an element action writes its element, so that the write is in place.
   var snapshot: IdentifiedArray<ID, Element>?
@@ -29,12 +29,14 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
   var touched: Set<ID> = []
   /// The row stores that have been observed by a reader, by row id, while they live.
   private var observers: [ID: [WeakObservedStore]] = [:]
-  /// Whether each row was present when a reader asked for its store (cleared when it changes).
-  private var presence: [ID: Bool] = [:]
+  /// Whether each row was present when a reader asked for its store (cleared when it changes),
+  /// with the key path Observation is told about.
+  private var presence: [ID: (isPresent: Bool, keyPath: KeyPath<RowPresence, Bool>)] = [:]
+  /// What Observation is told the readers of rows' presence read (see `RowPresence`).
+  private let presenceSubject = RowPresence()
   /// What the row stores show after their row leaves, observed or not, by row id, and how to
   /// tell their parent store to let go of them.
   private var lastStates: [ID: [WeakLastPresentState<Element>]] = [:]
-  private let registrar = ObservationRegistrar()
   private let read: @MainActor () -> IdentifiedArray<ID, Element>?
   private(set) var isAlive = true
   /// The core of the store whose collection this indexes.
@@ -78,19 +80,18 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
 
   // MARK: - Presence
 
-  subscript(isPresent id: ID) -> Bool { presence[id] ?? false }
-
   /// Registers a read of whether the row `id` is present.
   func observePresence(of id: ID, isPresent: Bool) {
-    presence[id] = isPresent
-    registrar.access(self, keyPath: \.[isPresent: id])
+    let keyPath = presence[id]?.keyPath ?? presenceSubject.nextKeyPath()
+    presence[id] = (isPresent, keyPath)
+    presenceSubject.registrar.access(presenceSubject, keyPath: keyPath)
   }
 
   /// Notifies the readers of whether the row `id` is present, and forgets them.
   private func presenceChanged(of id: ID) {
-    presence[id] = nil
-    registrar.willSet(self, keyPath: \.[isPresent: id])
-    registrar.didSet(self, keyPath: \.[isPresent: id])
+    guard let keyPath = presence.removeValue(forKey: id)?.keyPath else { return }
+    presenceSubject.registrar.willSet(presenceSubject, keyPath: keyPath)
+    presenceSubject.registrar.didSet(presenceSubject, keyPath: keyPath)
   }
 
   // MARK: - Publishing
@@ -115,7 +116,7 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
       }
       if !presence.isEmpty {
         var changed: [ID] = []
-        for (id, wasPresent) in presence where (rows[id: id] != nil) != wasPresent {
+        for (id, was) in presence where (rows[id: id] != nil) != was.isPresent {
           changed.append(id)
         }
         for id in changed { presenceChanged(of: id) }
@@ -210,6 +211,26 @@ final class RowIndex<ID: Hashable & Sendable, Element>: AnyRowIndex, Observable 
       }
     }
   #endif
+}
+
+/// What Observation is told the readers of a row index's rows' presence read: one key path
+/// per row asked for, `\RowPresence.[row: n]`.
+///
+/// Not the index itself: a key path through a generic type is built by demangling its generic
+/// arguments, several microseconds for each row of a list's first render; through this type it
+/// is an allocation.
+final class RowPresence: Observable {
+  let registrar = ObservationRegistrar()
+  private var rowsAsked = 0
+
+  /// Never read through: it names the row in the key path.
+  subscript(row row: Int) -> Bool { false }
+
+  /// A key path no reader of this index's presence was told about yet.
+  func nextKeyPath() -> KeyPath<RowPresence, Bool> {
+    rowsAsked += 1
+    return \.[row: rowsAsked]
+  }
 }
 
 /// The state a scoped store shows once the state it reads through to is gone (an optional that
