@@ -99,11 +99,16 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   package var root: any AnyRootCore { self }
 
   @usableFromInline
+  package var forwardAction: (Action, EffectGroup?) -> StoreTask {
+    { self.send($0, group: $1) }
+  }
+
+  @usableFromInline
   package func scoped<ChildState, ChildAction>(
     toState: @escaping (State) -> ChildState,
-    fromAction: @escaping (ChildAction) -> Action
+    forward: @escaping (ChildAction, EffectGroup?) -> StoreTask
   ) -> any Core<ChildState, ChildAction> {
-    ScopedCore(parent: self, toState: toState, fromAction: fromAction)
+    ScopedCore(parent: self, toState: toState, forward: forward)
   }
 
   @usableFromInline

@@ -49,11 +49,15 @@ final class NavigationChildCore<ParentState, ParentAction, State, Action>: Core 
 
   package func replaceState(_ state: State) -> Bool { false }
 
+  package var forwardAction: (Action, EffectGroup?) -> StoreTask {
+    { self.send($0, group: $1) }
+  }
+
   package func scoped<ChildState, ChildAction>(
     toState: @escaping (State) -> ChildState,
-    fromAction: @escaping (ChildAction) -> Action
+    forward: @escaping (ChildAction, EffectGroup?) -> StoreTask
   ) -> any Core<ChildState, ChildAction> {
-    ScopedCore(parent: self, toState: toState, fromAction: fromAction)
+    ScopedCore(parent: self, toState: toState, forward: forward)
   }
 
   package func register(observedStore: any ObservedStore) {
