@@ -175,14 +175,7 @@ public final class Store<State, Action>: Observable {
 public typealias StoreOf<R: Reducer> = Store<R.State, R.Action>
 
 /// Identifies a child store among a store's scopes.
-@usableFromInline
 struct ScopeID: Hashable {
   let state: AnyKeyPath
   let action: AnyHashable
-
-  @usableFromInline
-  init(state: AnyKeyPath, action: AnyHashable) {
-    self.state = state
-    self.action = action
-  }
 }

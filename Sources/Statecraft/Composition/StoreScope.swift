@@ -27,15 +27,15 @@ extension Store {
   /// let profileStore = store.scope(state: \.profile, action: \.profile)
   /// profileStore.send(.rename("Blob"))  // the root receives .profile(.rename("Blob"))
   /// ```
-  @inlinable
   public func scope<ChildState, ChildAction>(
     state toChildState: KeyPath<State, ChildState>,
     action toChildAction: CaseKeyPath<Action, ChildAction>
   ) -> Store<ChildState, ChildAction> {
-    scope(state: toChildState, id: ScopeID(state: toChildState, action: toChildAction)) {
-      let embed = AnyCasePath(toChildAction)
-      return scopedCore(toState: { $0[keyPath: toChildState] }, embed: { embed.embed($0) })
-    }
+    let embed = AnyCasePath(toChildAction)
+    return scope(
+      state: toChildState,
+      id: ScopeID(state: toChildState, action: toChildAction),
+      embed: { embed.embed($0) })
   }
 
   /// A child store for part of this store's state, whose actions are embedded with `embed`:
@@ -45,17 +45,14 @@ extension Store {
   /// action type: asking for it twice, from anywhere, gives the same store (the first embedding
   /// asked for is the one it uses). A state scoped twice with the same action type is scoped to
   /// one action case, so this is the embedding the first call gave.
-  @inlinable
   public func scope<ChildState, ChildAction>(
     state toChildState: KeyPath<State, ChildState>,
     action embed: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     scope(
       state: toChildState,
-      id: ScopeID(state: toChildState, action: EmbeddedAction(ChildAction.self))
-    ) {
-      scopedCore(toState: { $0[keyPath: toChildState] }, embed: embed)
-    }
+      id: ScopeID(state: toChildState, action: EmbeddedAction(ChildAction.self)),
+      embed: embed)
   }
 
   /// A child store whose state is computed from this store's by `toChildState`, and whose
@@ -70,12 +67,11 @@ extension Store {
   /// A closure has no identity, so each call makes a new store (hold the one you need); prefer a
   /// key path, which is cached. Readers of the child store observe the fields they read of the
   /// computed state, compared after each batch.
-  @inlinable
   public func scope<ChildState, ChildAction>(
     state toChildState: @escaping (State) -> ChildState,
     action embed: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
-    Store<ChildState, ChildAction>(core: scopedCore(toState: toChildState, embed: embed))
+    Store<ChildState, ChildAction>(core: core.scoped(toState: toChildState, fromAction: embed))
   }
 
   /// A read-only view of part of this store's state that sends this store's actions: for a view
@@ -90,9 +86,9 @@ extension Store {
   public func scope<ChildState>(
     state toChildState: KeyPath<State, ChildState>
   ) -> Store<ChildState, Action> {
-    scope(state: toChildState, id: ScopeID(state: toChildState, action: ReadOnlyScope())) {
-      core.scoped(toState: { $0[keyPath: toChildState] }, forward: core.forwardAction)
-    }
+    scope(
+      state: toChildState, id: ScopeID(state: toChildState, action: ReadOnlyScope()),
+      embed: { $0 })
   }
 
   /// A read-only view of state computed from this store's by `toChildState`, that sends this
@@ -104,7 +100,7 @@ extension Store {
   public func scope<ChildState>(
     state toChildState: @escaping (State) -> ChildState
   ) -> Store<ChildState, Action> {
-    Store<ChildState, Action>(core: core.scoped(toState: toChildState, forward: core.forwardAction))
+    Store<ChildState, Action>(core: core.scoped(toState: toChildState, fromAction: { $0 }))
   }
 
   /// A child store for optional state: nil while the state is nil.
@@ -189,32 +185,16 @@ extension Store {
 
   // MARK: - Building child stores
 
-  /// A core for a child store that reads through `toState` and sends its actions embedded with
-  /// `embed`.
-  ///
-  /// NB: inlined where the scope is asked for, so that the function that embeds and forwards
-  /// the child's actions is built for their types: a send to a store `n` levels deep then costs
-  /// `n` calls of specialized closures (measured by B4, see BENCHMARKS.md).
-  @inlinable
-  func scopedCore<ChildState, ChildAction>(
-    toState: @escaping (State) -> ChildState,
-    embed: @escaping (ChildAction) -> Action
-  ) -> any Core<ChildState, ChildAction> {
-    let forward = core.forwardAction
-    return core.scoped(toState: toState, forward: { forward(embed($0), $1) })
-  }
-
-  /// The child store cached under `id`, or a new one on the core that `makeCore` builds.
-  @usableFromInline
-  func scope<ChildState, ChildAction>(
+  private func scope<ChildState, ChildAction>(
     state toChildState: KeyPath<State, ChildState>,
     id: ScopeID,
-    makeCore: () -> any Core<ChildState, ChildAction>
+    embed: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction> {
     if let child = children[id] as? Store<ChildState, ChildAction> {
       return child
     }
-    let child = Store<ChildState, ChildAction>(core: makeCore())
+    let child = Store<ChildState, ChildAction>(
+      core: core.scoped(toState: { $0[keyPath: toChildState] }, fromAction: embed))
     children[id] = child
     return child
   }
@@ -274,10 +254,9 @@ extension Store: CachedChildStore {
 
 /// Identifies a scope made with an embed function among a store's scopes: a function has no
 /// identity, so the child's action type stands for it.
-@usableFromInline
 struct EmbeddedAction: Hashable {
   let type: ObjectIdentifier
-  @usableFromInline init(_ type: Any.Type) { self.type = ObjectIdentifier(type) }
+  init(_ type: Any.Type) { self.type = ObjectIdentifier(type) }
 }
 
 /// Identifies a read-only scope (one that sends the parent's actions) among a store's scopes.

@@ -35,20 +35,11 @@ package protocol Core<State, Action>: AnyObject, Sendable {
   /// that does not own its state (a scope).
   func replaceState(_ state: State) -> Bool
 
-  /// Sends an action of this core as `send(_:group:)` does: what a child scope's own forwarding
-  /// function calls after embedding the child's action (see `Store.scopedCore`).
-  var forwardAction: (Action, EffectGroup?) -> StoreTask { get }
-
   /// A core for a child store of this one, reading its state through `toState` and sending its
-  /// actions with `forward`, which embeds them and calls this core's `forwardAction`.
-  ///
-  /// NB: the caller builds `forward`, not the core: the caller is inlined where the child's
-  /// action type and the embedding are known, so each level of a leaf store's send is one call
-  /// of a closure specialized for its types, not a generic closure that looks up the size of an
-  /// unknown action type, copies it through a value witness and calls a reabstraction thunk.
+  /// actions through `fromAction`.
   func scoped<ChildState, ChildAction>(
     toState: @escaping (State) -> ChildState,
-    forward: @escaping (ChildAction, EffectGroup?) -> StoreTask
+    fromAction: @escaping (ChildAction) -> Action
   ) -> any Core<ChildState, ChildAction>
 
   /// Registers a store of this core whose readers observe key paths, to be re-checked after each

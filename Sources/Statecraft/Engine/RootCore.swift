@@ -99,16 +99,11 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   package var root: any AnyRootCore { self }
 
   @usableFromInline
-  package var forwardAction: (Action, EffectGroup?) -> StoreTask {
-    { self.send($0, group: $1) }
-  }
-
-  @usableFromInline
   package func scoped<ChildState, ChildAction>(
     toState: @escaping (State) -> ChildState,
-    forward: @escaping (ChildAction, EffectGroup?) -> StoreTask
+    fromAction: @escaping (ChildAction) -> Action
   ) -> any Core<ChildState, ChildAction> {
-    ScopedCore(parent: self, toState: toState, forward: forward)
+    ScopedCore(parent: self, toState: toState, fromAction: fromAction)
   }
 
   @usableFromInline

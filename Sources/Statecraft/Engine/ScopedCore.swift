@@ -11,9 +11,7 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core,
 {
   private let parent: any Core<ParentState, ParentAction>
   private let toState: (ParentState) -> State
-  /// Sends an action of this core, embedded, to the core that runs it: composed once per level,
-  /// where the level's types are known (see `forwardAction`).
-  private let forward: (Action, EffectGroup?) -> StoreTask
+  private let fromAction: (Action) -> ParentAction
   /// Where the observed stores of this core register, when not with the runtime (a row store's
   /// register with its row index).
   private let registerObservedStore: ((any ObservedStore) -> Void)?
@@ -29,21 +27,7 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core,
   ) {
     self.parent = parent
     self.toState = toState
-    self.forward = { parent.send(fromAction($0), group: $1) }
-    self.registerObservedStore = nil
-  }
-
-  /// A core whose actions are sent with `forward`: a function that embeds them and sends them
-  /// on to `parent` (see `Core.forwardAction`).
-  @usableFromInline
-  package init(
-    parent: any Core<ParentState, ParentAction>,
-    toState: @escaping (ParentState) -> State,
-    forward: @escaping (Action, EffectGroup?) -> StoreTask
-  ) {
-    self.parent = parent
-    self.toState = toState
-    self.forward = forward
+    self.fromAction = fromAction
     self.registerObservedStore = nil
   }
 
@@ -55,7 +39,7 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core,
   ) {
     self.parent = parent
     self.toState = toState
-    self.forward = { parent.send(fromAction($0), group: $1) }
+    self.fromAction = fromAction
     self.registerObservedStore = registerObservedStore
   }
 
@@ -73,28 +57,25 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core,
 
   @usableFromInline
   package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
-    forward(action, group)
+    parent.send(fromAction(action), group: group)
   }
-
-  @usableFromInline
-  package var forwardAction: (Action, EffectGroup?) -> StoreTask { forward }
 
   @usableFromInline
   package func replaceState(_ state: State) -> Bool { false }
 
-  /// A scope of a scope reads through this core's parent, composing the two mappings, and sends
-  /// with `forward`, which the caller composed from this core's `forwardAction`: a send through a
-  /// child store `n` levels deep makes one call to a core, not `n`.
+  /// A scope of a scope reads and sends through this core's parent, composing the two mappings:
+  /// a send through a child store `n` levels deep makes one call to a core, not `n`.
   @usableFromInline
   package func scoped<ChildState, ChildAction>(
     toState childState: @escaping (State) -> ChildState,
-    forward: @escaping (ChildAction, EffectGroup?) -> StoreTask
+    fromAction childAction: @escaping (ChildAction) -> Action
   ) -> any Core<ChildState, ChildAction> {
     let toState = self.toState
+    let fromAction = self.fromAction
     return ScopedCore<ParentState, ParentAction, ChildState, ChildAction>(
       parent: parent,
       toState: { childState(toState($0)) },
-      forward: forward)
+      fromAction: { fromAction(childAction($0)) })
   }
 
   @usableFromInline

@@ -49,15 +49,11 @@ final class NavigationChildCore<ParentState, ParentAction, State, Action>: Core 
 
   package func replaceState(_ state: State) -> Bool { false }
 
-  package var forwardAction: (Action, EffectGroup?) -> StoreTask {
-    { self.send($0, group: $1) }
-  }
-
   package func scoped<ChildState, ChildAction>(
     toState: @escaping (State) -> ChildState,
-    forward: @escaping (ChildAction, EffectGroup?) -> StoreTask
+    fromAction: @escaping (ChildAction) -> Action
   ) -> any Core<ChildState, ChildAction> {
-    ScopedCore(parent: self, toState: toState, forward: forward)
+    ScopedCore(parent: self, toState: toState, fromAction: fromAction)
   }
 
   package func register(observedStore: any ObservedStore) {
