@@ -29,6 +29,22 @@ extension Engine {
       #expect(scope() === scope())
     }
 
+    @Test func aStoreScopedThroughEverySpellingSendsItsActionsEmbeddedAtEachLevel() async {
+      typealias Outer = CompositionTests.Outer
+      typealias Parent = CompositionTests.Parent
+      let store = Store(initialState: Outer.State()) { Outer() }
+      let parent = store.scope(state: \.parent, action: Outer.Action.parent)
+      let readOnly = parent.scope(state: \.self)
+      let child = readOnly.scope(state: { $0.child }, action: Parent.Action.child)
+      let count = child.scope(state: \.count, action: Counter.Action.setCount)
+      count.send(5)
+      #expect(store.parent == Parent.State(child: .init(count: 5), childCountSeenByParent: 5))
+      #expect(count.state == 5)
+      await child.send(.incrementThrice).finish()
+      #expect(store.parent == Parent.State(child: .init(count: 8), childCountSeenByParent: 8))
+      #expect(count.state == 8)
+    }
+
     @Test func aChildStoreSendReturnsTheRootsTask() async {
       let store = Store(initialState: CompositionTests.Parent.State()) {
         CompositionTests.Parent()

@@ -27,6 +27,20 @@ extension Engine {
       #expect(first.draft == "first")
     }
 
+    @Test func aScopeOfAStalePresentedStoreReachesNoNewChild() async {
+      let store = Store(initialState: Presenter.State()) { Presenter(clock: TestClock()) }
+      store.send(.showSheet)
+      let sheet = store.scope(state: \.$sheet, action: \.sheet)!
+      let draft = sheet.scope(state: \.draft, action: Ticker.Action.edit)
+      draft.send("first")
+      #expect(store.sheet?.draft == "first")
+      store.send(.showSheet)
+      await expectOneFailure(containing: ["sent an action after its presentation ended"]) {
+        draft.send("late")
+      }
+      #expect(store.sheet?.draft == "")
+    }
+
     @Test func anElementStoreOfAPoppedElementReachesNoNewerOne() async {
       let store = Store(initialState: Drill.State()) { Drill(clock: TestClock()) }
       store.send(.push)
