@@ -128,8 +128,8 @@ public final class Store<State, Action>: Observable {
   public subscript<Value>(dynamicMember keyPath: KeyPath<State, Value>) -> Value {
     // NB: inlined where it is written (`store.count`), so that it is specialized for the
     // state's type and the key path literal: a root store's read becomes a field access, and a
-    // read again through the same call site finds what it observes by the key path's identity
-    // (see `observeReadAgain(_:)`), with no generic metadata lookup and no hashing.
+    // read again finds what it observes by the field's offset and type, constants here (see
+    // `ReadSiteKey` and `observeReadAgain(_:)`), with no generic metadata lookup and no hashing.
     let value: Value
     if let rootCore {
       value = rootCore.currentState[keyPath: keyPath]
