@@ -32,6 +32,16 @@ extension TestStore {
     column: UInt = #column
   ) async -> StoreTask {
     let location = CallSite(fileID: fileID, filePath: filePath, line: line, column: column)
+    guard !harness.isDismissed else {
+      location.report(
+        """
+        Can't send an action to a dismissed test store: the feature dismissed itself, so \
+        \(String(customDumping: action)) was not sent.
+
+        Assert 'store.isDismissed' as the test's last step, or make a new test store.
+        """)
+      return StoreTask(nil)
+    }
     if exhaustivity != .on { await harness.settle() }
     var base = assertedState
     if !harness.received.isEmpty {
@@ -136,25 +146,34 @@ extension TestStore {
     location: CallSite,
     requiresChange: Bool = true
   ) {
-    var expected = base
     let tracker = harness.sharing.tracker
     let sharedChanged = tracker.hasChanges
     // NB: the shared values a test store checks are asserted after the state, whatever the
     // state's outcome, so that the next step starts from their values now.
     defer { checkSharedChanges(location: location) }
-    do {
-      // NB: while asserting, writes to shared values go to their expected values; and the
-      // store's dependency values are in force, so that an assertion reads `@Dependency` as the
-      // reducer did.
-      try DependencyValues.$_current.withValue(harness.dependencies) {
-        try tracker.withAsserting { try update?(&expected) }
+    /// Runs the assertion closure on `state`. While it runs, writes to shared values go to their
+    /// expected values, and the store's dependency values are in force, so that an assertion
+    /// reads `@Dependency` as the reducer did; an element it pushes takes no id from the store's
+    /// counter, and one it writes at an id names the element the store pushed there.
+    func apply(to state: inout State) -> Bool {
+      var dependencies = harness.dependencies
+      dependencies.stackElementID = dependencies.stackElementID.copy()
+      do {
+        try DependencyValues.$_current.withValue(dependencies) {
+          try TestAssertion.$isRunning.withValue(true) {
+            try tracker.withAsserting { try update?(&state) }
+          }
+        }
+        return true
+      } catch {
+        location.report("The state assertion threw an error: \(error)")
+        return false
       }
-    } catch {
-      location.report("The state assertion threw an error: \(error)")
-      return
     }
     switch exhaustivity {
     case .on:
+      var expected = base
+      guard apply(to: &expected) else { return }
       if let difference = stateDifference(expected, actual) {
         let message =
           update == nil
@@ -174,10 +193,12 @@ extension TestStore {
         failNoChange(after: what, location: location)
       }
     case .off(let showSkippedAssertions):
-      // NB: not exhaustive: apply the assertion to the actual state; only what it set is checked.
+      // NB: not exhaustive: the assertion runs once, on the actual state, as TCA's does; only
+      // what it set is checked. (Only to show skipped assertions does it run again, on the state
+      // the last assertion left.)
       var partial = actual
       tracker.discardExpectations()
-      tracker.withAsserting { try? update?(&partial) }
+      guard apply(to: &partial) else { return }
       if let difference = stateDifference(partial, actual) {
         location.report(
           """
@@ -191,17 +212,20 @@ extension TestStore {
         stateDifference(base, actual) == nil
       {
         failNoChange(after: what, location: location)
-      } else if showSkippedAssertions,
-        let difference = stateDifference(expected, actual)
-      {
-        location.warn(
-          """
-          Skipped asserting a state change after \(what):
+      } else if showSkippedAssertions {
+        var expected = base
+        tracker.discardExpectations()
+        _ = apply(to: &expected)
+        if let difference = stateDifference(expected, actual) {
+          location.warn(
+            """
+            Skipped asserting a state change after \(what):
 
-          \(difference.indent(by: 2))
+            \(difference.indent(by: 2))
 
-          (Expected: −, Actual: +)
-          """)
+            (Expected: −, Actual: +)
+            """)
+        }
       }
     }
   }

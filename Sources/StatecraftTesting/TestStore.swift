@@ -92,6 +92,22 @@ public final class TestStore<State, Action, ReceivedAction> {
     set { harness.dependencies = newValue }
   }
 
+  /// Whether the feature dismissed itself, as a root: it called `@Dependency(\.dismiss)` (or a
+  /// `DismissEffect`) with no presenter, as a screen that closes itself does when it is tested
+  /// on its own.
+  ///
+  /// ```swift
+  /// await store.send(.saveTapped)
+  /// await store.receive(\.delegate.saved)
+  /// #expect(store.isDismissed)
+  /// ```
+  ///
+  /// The dismissal ends the store's effects (a test need not wait for them), and sending to a
+  /// dismissed store fails. Actions its effects sent before it are still received. A presented
+  /// child's dismissal is its presenter's, as in a live store: the presenter receives
+  /// `.dismiss` (or `.popFrom(id:)`).
+  public var isDismissed: Bool { harness.isDismissed }
+
   /// The state as the last assertion left it: after the last `send`, `receive`, `assert` or
   /// `skipReceivedActions()`, as in TCA. Actions not yet received are not applied to it.
   public var state: State { assertedState }

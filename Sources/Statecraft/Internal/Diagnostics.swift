@@ -181,19 +181,6 @@ enum Diagnostics {
     """
   }
 
-  static func sharedPersistedReadInTest(key: String) -> String {
-    """
-    A test read a persisted shared value without picking a storage:
-
-      Shared\(key)
-
-    It got a throwaway in-memory stand-in, so the test touched no file and no defaults, but \
-    what it reads is not what the test set up. Create the state inside a 'TestStore' (which \
-    runs against an isolated in-memory storage), or wrap the test in \
-    'withSharedStorage(.inMemory()) { ... }'.
-    """
-  }
-
   static func sharedPersistenceFailed(key: String, error: any Error) -> String {
     """
     A shared value could not be loaded or saved:
@@ -242,12 +229,15 @@ extension Diagnostics {
 
   static func dismissWhileNotPresented() -> String {
     """
-    'DismissEffect' (or 'Effect.dismiss') was called by a feature that is not presented:
+    'DismissEffect' (or 'Effect.dismiss') was called by a feature that is not presented, and \
+    no dismissal is set for it:
 
     Only the effects of a child run by 'ifLet' over a 'PresentationState' (an '@Presents' \
     property) or by 'forEach' over a 'StackState' can dismiss themselves; nothing was dismissed. \
     Present the feature with 'ifLet(\\.$child, action: \\.child)' or push it on a stack with \
-    'forEach(\\.path, action: \\.path)', or have the parent set the state to nil itself.
+    'forEach(\\.path, action: \\.path)', or have the parent set the state to nil itself. A root \
+    feature that its host can close sets '@Dependency(\\.dismiss)' with \
+    'withDependencies { $0.dismiss = DismissEffect { ... } }'.
     """
   }
 
@@ -294,6 +284,18 @@ extension Diagnostics {
     The state was left as it was. Check the case first \
     ('if state.$destination[case: \\.x] != nil'), or assign the whole value \
     ('state.destination = .x(...)').
+    """
+  }
+
+  static func stackWriteAtMissingID(id: Any, ids: [Any]) -> String {
+    """
+    An element was written to a stack at an id it doesn't hold, and was dropped:
+
+      id: \(id)
+      ids on the stack: \(ids.isEmpty ? "none" : ids.map { "\($0)" }.joined(separator: ", "))
+
+    'path[id:]' changes or removes an element that is on the stack; the element may have been \
+    popped. Add an element with 'path.append(...)', which gives it a fresh id.
     """
   }
 

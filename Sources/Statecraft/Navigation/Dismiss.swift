@@ -1,3 +1,5 @@
+import Dependencies
+
 /// Ends the presentation of the feature that calls it, or pops it from its stack, without the
 /// feature knowing who presented it: TCA's `@Dependency(\.dismiss)`.
 ///
@@ -21,12 +23,42 @@
 ///
 /// The presenter (`ifLet` over a ``PresentationState``, or `forEach` over a ``StackState``)
 /// receives `.dismiss` or `.popFrom(id:)` for this child, exactly as if the user had dismissed
-/// it, so a test store receives that action. Called from an effect of a feature that is not
-/// presented, it does nothing and reports an issue. Called after the child was dismissed (its
-/// effects are then cancelled), it does nothing.
+/// it, so a test store receives that action. Called after the child was dismissed (its effects
+/// are then cancelled), it does nothing.
+///
+/// Called by a feature that nobody presents (a root), it calls the dismissal that the
+/// `\.dismiss` dependency in force holds:
+/// - under a `TestStore`, the test store records the dismissal (`store.isDismissed` becomes
+///   true) and ends the store's effects, as TCA's does;
+/// - a dismissal of your own, `DismissEffect { … }`, set with `withDependencies` (a store that
+///   hosts a root feature in a modal of its own, or a test of a child in isolation);
+/// - with neither, as in a live root store, nothing is dismissed and an issue is reported, as
+///   TCA does: a feature that can run at the root should not ask to be dismissed there.
 public struct DismissEffect: Sendable {
+  /// What this value does when no presenter is there, if it was made with one.
+  package let dismiss: (@MainActor @Sendable () -> Void)?
+
   /// A dismissal for the feature whose effect calls it.
-  public init() {}
+  public init() {
+    self.dismiss = nil
+  }
+
+  /// A dismissal that calls `dismiss` when the feature calling it is not presented: a root
+  /// feature's, set as a dependency.
+  ///
+  /// ```swift
+  /// let store = TestStore(initialState: Child.State()) {
+  ///   Child()
+  /// } withDependencies: {
+  ///   $0.dismiss = DismissEffect { dismissed.withValue { $0 = true } }
+  /// }
+  /// ```
+  ///
+  /// A presented feature is still dismissed by its presenter: `dismiss` runs only where no
+  /// presenter is.
+  public init(_ dismiss: @escaping @MainActor @Sendable () -> Void) {
+    self.dismiss = dismiss
+  }
 
   /// Dismisses the presented feature whose effect is running this call.
   public func callAsFunction(
@@ -35,15 +67,21 @@ public struct DismissEffect: Sendable {
     line: UInt = #line,
     column: UInt = #column
   ) async {
-    guard let dismissal = Dismissal.current else {
+    if let dismissal = Dismissal.current {
+      // NB: a child that has left its presentation has its effects cancelled; a dismissal it
+      // still asks for must not end the presentation that replaced it.
+      guard !Task.isCancelled else { return }
+      await dismissal.perform()
+      return
+    }
+    // NB: a `DismissEffect()` held as a value defers to the one in force, so that a root
+    // feature holding one is dismissed as one reading `@Dependency(\.dismiss)` is.
+    guard let dismiss = dismiss ?? DependencyValues._current.dismiss.dismiss else {
       SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         .report(Diagnostics.dismissWhileNotPresented())
       return
     }
-    // NB: a child that has left its presentation has its effects cancelled; a dismissal it
-    // still asks for must not end the presentation that replaced it.
-    guard !Task.isCancelled else { return }
-    await dismissal.perform()
+    await dismiss()
   }
 }
 

@@ -1,5 +1,6 @@
 import CasePathsCore
 import CustomDump
+import Dependencies
 import IssueReporting
 import OrderedCollections
 
@@ -39,7 +40,7 @@ public struct StackState<Element> {
   var lastID: StackElementID
 
   /// An empty stack.
-  public init() { lastID = StackElementID() }
+  public init() { lastID = DependencyValues._current.stackElementID.lastGiven }
 
   /// A stack of `elements`, each with a fresh id, the first at the bottom.
   public init(_ elements: some Sequence<Element>) {
@@ -53,14 +54,23 @@ public struct StackState<Element> {
   /// The element with `id`, or nil when it is not on the stack.
   ///
   /// Setting nil removes that element (only it: ``pop(from:)`` removes the ones above too); its
-  /// effects are cancelled. Setting an element for an id that is not on the stack does nothing:
-  /// an element is added with a fresh id (`append`).
+  /// effects are cancelled. An element is added with a fresh id (`append`): setting one for an id
+  /// that is not on the stack is reported and changes nothing, except in a test store's
+  /// assertion closure, where it adds the element with that id, so that a test can say what the
+  /// store pushed: `await store.send(.detailTapped) { $0.path[id: 0] = .detail(…) }`.
   public subscript(id id: StackElementID) -> Element? {
     get { elements[id] }
     _modify {
       guard let index = elements.index(forKey: id) else {
-        var none: Element? = nil
-        yield &none
+        var added: Element? = nil
+        yield &added
+        guard let added else { return }
+        if TestAssertion.isRunning {
+          elements[id] = added
+          lastID = Swift.max(lastID, id)
+        } else {
+          reportIssue(Diagnostics.stackWriteAtMissingID(id: id, ids: Array(elements.keys)))
+        }
         return
       }
       var element: Element? = elements.values[index]
@@ -105,6 +115,7 @@ public struct StackState<Element> {
     }
     elements[id] = element
     lastID = id
+    DependencyValues._current.stackElementID.skip(through: id)
   }
 }
 

@@ -343,9 +343,6 @@ private func makeReference<Key: SharedKey>(
   key: Key, default defaultValue: Key.Value, storage: SharedStorage, location: SourceLocation
 ) -> SharedReference<Key.Value> {
   let description = ".\(String(describing: key))"
-  if storage.reportsPersistedReads, !(key is any InMemorySharedKey) {
-    location.report(Diagnostics.sharedPersistedReadInTest(key: description))
-  }
   var loadError: (any Error)?
   var value = defaultValue
   do {

@@ -1,4 +1,5 @@
 import ConcurrencyExtras
+import Dependencies
 import Foundation
 import IssueReporting
 
@@ -6,20 +7,30 @@ import IssueReporting
 /// use, the defaults that app-storage keys use, and the clock that times deferred writes and
 /// file watching.
 ///
-/// An app uses ``live``. A `TestStore` runs each test against a fresh ``inMemory(clock:)``
-/// storage, so no test touches the user's files or defaults; a test that builds plain stores
-/// picks one with ``withSharedStorage(_:operation:)-(_,()->R)``:
+/// The storage is a dependency, `@Dependency(\.sharedStorage)`, and a store carries it as it
+/// carries every dependency value: the storage in force when a store is made is the one its
+/// reducer and effects make shared values in, whoever sends the action and whenever the effect
+/// runs.
+///
+/// - An app uses ``live``, the dependency's live value.
+/// - A test gets a fresh ``inMemory(clock:)`` storage of its own, the dependency's test value:
+///   the shared values the test's body makes and those of every store it builds live there, so
+///   no test touches the user's files or defaults, and tests running in parallel share nothing.
+/// - A preview, or a UI test's store, picks one with `withDependencies` or
+///   ``withSharedStorage(_:operation:)-(_,()->R)``:
 ///
 /// ```swift
 /// let clock = TestClock()
-/// try withSharedStorage(.inMemory(clock: clock)) {
-///   let store = Store(initialState: Settings.State()) { Settings() }
-///   ...
+/// let store = withSharedStorage(.inMemory(clock: clock)) {
+///   Store(initialState: Settings.State()) { Settings() }
 /// }
+/// // The store's reducer makes its keyed shared values in that storage, even after the
+/// // closure returned.
 /// ```
 ///
-/// Reading a file or app-storage key in a test with no storage picked reports an issue, and
-/// the key gets a throwaway in-memory stand-in.
+/// NB: a test's storage is swift-dependencies' cached test value, kept per test (per `@Test`
+/// function under Swift Testing, so the arguments of a parameterized test share one; per test
+/// case under XCTest where swift-dependencies resets its cache between test cases).
 public final class SharedStorage: Sendable {
   /// The files that ``SharedKey/fileStorage(_:maximumSize:)`` reads and writes.
   public let files: SharedFileSystem
@@ -33,46 +44,28 @@ public final class SharedStorage: Sendable {
   /// How often a file key checks its file for changes made outside the process.
   public let filePollInterval: Duration
 
-  /// Whether reading a persisted key here is reported: the stand-in storage of a test that
-  /// picked none.
-  let reportsPersistedReads: Bool
   let references = ReferenceTable()
   /// The values of in-memory keys, by name: kept while no holder is left.
   let memory = LockIsolated<[String: any Sendable]>([:])
   /// The files that file keys use, by path.
   let fileRecords = LockIsolated<[String: SharedFile]>([:])
-  /// The change tracker of the test store that owns this storage, if any.
-  package let tracker: SharedChangeTracker?
+  /// The change tracker of the test store that runs against this storage, if any.
+  package var tracker: SharedChangeTracker? { trackerInUse.value }
+  private let trackerInUse = LockIsolated<SharedChangeTracker?>(nil)
 
   /// A storage over `files`, `defaults` and `clock`.
-  public convenience init(
+  public init(
     files: SharedFileSystem,
     defaults: SharedDefaults,
     clock: any Clock<Duration> = ContinuousClock(),
     fileWriteDelay: Duration = .seconds(1),
     filePollInterval: Duration = .seconds(1)
   ) {
-    self.init(
-      files: files, defaults: defaults, clock: clock, fileWriteDelay: fileWriteDelay,
-      filePollInterval: filePollInterval, reportsPersistedReads: false, tracker: nil)
-  }
-
-  package init(
-    files: SharedFileSystem,
-    defaults: SharedDefaults,
-    clock: any Clock<Duration>,
-    fileWriteDelay: Duration,
-    filePollInterval: Duration,
-    reportsPersistedReads: Bool,
-    tracker: SharedChangeTracker?
-  ) {
     self.files = files
     self.defaults = defaults
     self.clock = clock
     self.fileWriteDelay = fileWriteDelay
     self.filePollInterval = filePollInterval
-    self.reportsPersistedReads = reportsPersistedReads
-    self.tracker = tracker
   }
 
   /// The real file system, the standard user defaults and the continuous clock.
@@ -85,26 +78,40 @@ public final class SharedStorage: Sendable {
     SharedStorage(files: .inMemory(), defaults: .inMemory(), clock: clock)
   }
 
-  /// A fresh in-memory storage whose changes `tracker` records: a test store's.
-  package static func isolated(tracker: SharedChangeTracker) -> SharedStorage {
-    SharedStorage(
-      files: .inMemory(), defaults: .inMemory(), clock: ContinuousClock(),
-      fileWriteDelay: .seconds(1), filePollInterval: .seconds(1), reportsPersistedReads: false,
-      tracker: tracker)
-  }
-
-  /// The storage picked with ``withSharedStorage(_:operation:)-(_,()->R)``, else ``live`` in an
-  /// app and a reporting in-memory stand-in in a test.
+  /// The storage in force: the `\.sharedStorage` dependency (``live`` in an app, a storage of
+  /// the test's own in a test), as ``withSharedStorage(_:operation:)-(_,()->R)`` or
+  /// `withDependencies` set it, and as the store running the current action or effect carries it.
   public static var current: SharedStorage {
-    picked ?? (isTesting ? testStandIn : live)
+    DependencyValues._current.sharedStorage
   }
 
-  @TaskLocal static var picked: SharedStorage?
+  /// This storage with other files or defaults: what setting `\.defaultFileStorage` or
+  /// `\.defaultAppStorage` makes. It keeps no shared value of this one.
+  func replacing(
+    files: SharedFileSystem? = nil, defaults: SharedDefaults? = nil
+  ) -> SharedStorage {
+    SharedStorage(
+      files: files ?? self.files, defaults: defaults ?? self.defaults, clock: clock,
+      fileWriteDelay: fileWriteDelay, filePollInterval: filePollInterval)
+  }
 
-  static let testStandIn = SharedStorage(
-    files: .inMemory(), defaults: .inMemory(), clock: ContinuousClock(),
-    fileWriteDelay: .seconds(1), filePollInterval: .seconds(1), reportsPersistedReads: true,
-    tracker: nil)
+  // MARK: - A test store's tracker
+
+  /// Has `tracker` record the changes of the shared values kept here: those there are now (a
+  /// test's body may have made them before its test store) and those made from now on.
+  package func attach(_ tracker: SharedChangeTracker) {
+    trackerInUse.setValue(tracker)
+    let held: [any AnySharedReference] = references.lock.withLock {
+      references.table.values.compactMap { $0.value }
+    }
+    for reference in held { reference.attach(tracker) }
+  }
+
+  /// The test store whose tracker this is has ended: shared values made from now on are not
+  /// tracked by it.
+  package func detach(_ tracker: SharedChangeTracker) {
+    trackerInUse.withValue { if $0 === tracker { $0 = nil } }
+  }
 
   // MARK: - Shared references by key
 
@@ -131,11 +138,19 @@ public final class SharedStorage: Sendable {
 }
 
 /// Runs `operation` with `storage` as the ``SharedStorage/current`` storage: the shared values
-/// made inside it (and in the tasks it starts) live there.
+/// made inside it, and by the stores made inside it (whenever their reducers and effects run),
+/// live there.
+///
+/// It sets the `\.sharedStorage` dependency: `withDependencies { $0.sharedStorage = storage }`
+/// does the same.
 public func withSharedStorage<R>(
   _ storage: SharedStorage, operation: () throws -> R
 ) rethrows -> R {
-  try SharedStorage.$picked.withValue(storage, operation: operation)
+  try withDependencies {
+    $0.sharedStorage = storage
+  } operation: {
+    try operation()
+  }
 }
 
 /// Runs `operation` with `storage` as the ``SharedStorage/current`` storage.
@@ -144,7 +159,10 @@ public func withSharedStorage<R>(
   isolation: isolated (any Actor)? = #isolation,
   operation: () async throws -> R
 ) async rethrows -> R {
-  try await SharedStorage.$picked.withValue(storage, operation: operation, isolation: isolation)
+  var values = DependencyValues._current
+  values.sharedStorage = storage
+  return try await DependencyValues.$_current.withValue(
+    values, operation: operation, isolation: isolation)
 }
 
 struct WeakReference: Sendable {

@@ -17,6 +17,10 @@ final class Harness<State, Action, ReceivedAction> {
   /// The store, kept until the test store goes, so that it can still be read after `finish()`.
   private let root: AnyObject
   var isFinished = false
+  /// Whether the feature dismissed itself as a root (see `dismissAsRoot`).
+  private(set) var isDismissed = false
+  /// The dismissal the test set with its dependencies, called before the test store records one.
+  private var testsDismissal = DismissEffect()
   var exhaustivity: Exhaustivity = .on
   /// The state as the last assertion left it.
   var assertedState: State
@@ -46,10 +50,9 @@ final class Harness<State, Action, ReceivedAction> {
     log.sendAssertion = sendAsserts
     self.assertedState = initialState
     self.sharing = sharing
-    // NB: the shared values a reducer makes live in the test's storage, not the app's.
-    let reduce = { (state: inout State, event: Event) in
-      sharing.run { reduceWithoutSharing(&state, event) }
-    }
+    // NB: the shared values a reducer makes live in the test's storage, not the app's: the
+    // storage is a dependency value, which the store keeps from its creation.
+    let reduce = reduceWithoutSharing
     let root = RootCore<State, Event>(initialState: initialState) { state, event in
       if log.phase == .awaitingSentAction {
         let effect = reduce(&state, event)
@@ -77,6 +80,8 @@ final class Harness<State, Action, ReceivedAction> {
     self.readDependencies = { [unowned root] in root.dependencies }
     self.writeDependencies = { [unowned root] in root.dependencies = $0 }
     self.stopLoop = stop.map { stop in { [unowned root] in _ = root.send(stop, group: nil) } }
+    // NB: through the setter, so that a root feature's dismissal is the test store's.
+    self.dependencies = root.dependencies
     MainSerialExecutorUse.begin()
     if let start { _ = root.send(start, group: nil) }
   }
@@ -85,9 +90,29 @@ final class Harness<State, Action, ReceivedAction> {
   var currentState: State { readState() }
 
   /// The dependency values the store reduces and starts effects with.
+  ///
+  /// NB: the store runs with `\.dismiss` set to the test store's root dismissal, which calls the
+  /// test's own first; the test reads and writes its own.
   var dependencies: DependencyValues {
-    get { readDependencies() }
-    set { writeDependencies(newValue) }
+    get {
+      var values = readDependencies()
+      values.dismiss = testsDismissal
+      return values
+    }
+    set {
+      var values = newValue
+      testsDismissal = values.dismiss
+      values.dismiss = DismissEffect { [weak self] in self?.dismissAsRoot() }
+      writeDependencies(values)
+    }
+  }
+
+  /// The feature called `@Dependency(\.dismiss)` with no presenter: as TCA's test store, record
+  /// it and end its effects. The test's own dismissal, if it set one, is called first.
+  private func dismissAsRoot() {
+    testsDismissal.dismiss?()
+    isDismissed = true
+    runtime.effects.cancelAll()
   }
 
   /// Sends an action; returns its task and the state that `send` asserts.
@@ -151,6 +176,7 @@ final class Harness<State, Action, ReceivedAction> {
   /// Cancels everything still running.
   func teardown() {
     runtime.effects.cancelAll()
+    sharing.end()
     MainSerialExecutorUse.end()
   }
 }

@@ -283,14 +283,13 @@ extension Engine.TCAMigrationTests {
       $0.destination = nil
     }
     let detail = ContactDetailFeature.State(contact: Contact(id: 0, name: "Blob"))
-    await store.send(.path(.push(id: StackElementID(), state: detail))) {
-      $0.path.append(detail)
+    await store.send(.path(.push(id: 0, state: detail))) {
+      $0.path[id: 0] = detail
     }
-    let id = store.state.path.ids[0]
-    await store.send(.path(.element(id: id, action: .rename("Blob Sr.")))) {
-      $0.path[id: id]?.contact.name = "Blob Sr."
+    await store.send(.path(.element(id: 0, action: .rename("Blob Sr.")))) {
+      $0.path[id: 0]?.contact.name = "Blob Sr."
     }
-    await store.send(.path(.popFrom(id: id))) { $0.path.removeAll() }
+    await store.send(.path(.popFrom(id: 0))) { $0.path.removeAll() }
     // docs:end
   }
 }

@@ -417,7 +417,11 @@ extension Engine {
       #expect(store.runningEffectCount == 0)
 
       var stack = StackState([Ticker.State()])
-      stack[id: StackElementID()] = Ticker.State(ticks: 9)
+      withKnownIssue {
+        stack[id: StackElementID()] = Ticker.State(ticks: 9)
+      } matching: {
+        $0.description.contains("at an id it doesn't hold")
+      }
       #expect(Array(stack) == [Ticker.State()])
     }
 

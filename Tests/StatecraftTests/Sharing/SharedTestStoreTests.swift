@@ -72,9 +72,20 @@ extension Engine {
       await store.send(.increment) { $0.count.wrappedValue = 2 }
     }
 
-    @Test func eachTestStoreRunsAgainstItsOwnInMemoryStorage() async {
+    @Test func theTestStoresOfOneTestShareTheTestsStorage() async {
       let first = TestStore(initialState: SharedCounter.State()) { SharedCounter() }
       let second = TestStore(initialState: SharedCounter.State()) { SharedCounter() }
+      await first.send(.increment) { $0.count.wrappedValue = 1 }
+      #expect(second.state.count.wrappedValue == 1)
+    }
+
+    @Test func aTestStoreGivenAStorageOfItsOwnKeepsToIt() async {
+      let first = TestStore(initialState: SharedCounter.State()) { SharedCounter() }
+      let second = TestStore(initialState: SharedCounter.State()) {
+        SharedCounter()
+      } withDependencies: {
+        $0.sharedStorage = .inMemory()
+      }
       await first.send(.increment) { $0.count.wrappedValue = 1 }
       #expect(second.state.count.wrappedValue == 0)
     }

@@ -224,13 +224,12 @@ extension Engine {
       }
     }
 
-    @Test func readingAPersistedValueInATestWithoutAStorageIsReported() {
-      withKnownIssue {
-        let launches = Shared(wrappedValue: 0, .appStorage("unpicked"))
-        #expect(launches.wrappedValue == 0)
-      } matching: {
-        $0.description.contains("without picking a storage")
-      }
+    @Test func aPersistedValueInATestLivesInTheTestsOwnStorage() {
+      let launches = Shared(wrappedValue: 0, .appStorage("launches-of-this-test"))
+      launches.wrappedValue += 1
+      let defaults = SharedStorage.current.defaults
+      #expect(defaults.value(forKey: "launches-of-this-test", as: Int.self) == 1)
+      #expect(SharedDefaults.standard.value(forKey: "launches-of-this-test", as: Int.self) == nil)
     }
 
     @Test func aKeyAskedForAnotherTypeIsReported() {
