@@ -64,10 +64,22 @@ public struct AlertState<Action>: _EphemeralState {
   public init(
     title: () -> TextState,
     @ButtonStateBuilder<Action> actions: () -> [ButtonState<Action>] = { [] },
-    message: (() -> TextState)? = nil
+    message: () -> TextState
   ) {
     self.title = title()
-    self.message = message?()
+    self.message = message()
+    self.buttons = actions()
+  }
+
+  /// An alert built as TCA's are, without a message.
+  // NB: an overload rather than an optional `message` closure, which would be escaping: the
+  // closures may then read a reducer's `inout` state.
+  public init(
+    title: () -> TextState,
+    @ButtonStateBuilder<Action> actions: () -> [ButtonState<Action>] = { [] }
+  ) {
+    self.title = title()
+    self.message = nil
     self.buttons = actions()
   }
 }
@@ -140,11 +152,23 @@ public struct ConfirmationDialogState<Action>: _EphemeralState {
     titleVisibility: TitleVisibility = .automatic,
     title: () -> TextState,
     @ButtonStateBuilder<Action> actions: () -> [ButtonState<Action>] = { [] },
-    message: (() -> TextState)? = nil
+    message: () -> TextState
   ) {
     self.title = title()
     self.titleVisibility = titleVisibility
-    self.message = message?()
+    self.message = message()
+    self.buttons = actions()
+  }
+
+  /// A dialog built as TCA's are, without a message.
+  public init(
+    titleVisibility: TitleVisibility = .automatic,
+    title: () -> TextState,
+    @ButtonStateBuilder<Action> actions: () -> [ButtonState<Action>] = { [] }
+  ) {
+    self.title = title()
+    self.titleVisibility = titleVisibility
+    self.message = nil
     self.buttons = actions()
   }
 }

@@ -91,7 +91,7 @@ public struct ButtonAnimation: Hashable, Sendable {
   /// The curve's name: `default`, `linear`, `easeIn`, …
   public let name: String
 
-  /// An animation of its own name, which the Apple glue shows as ``default``.
+  /// An animation of its own name; the Apple glue shows a name it does not know as `default`.
   public init(name: String) {
     self.name = name
   }
