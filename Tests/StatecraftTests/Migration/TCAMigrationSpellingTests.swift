@@ -197,7 +197,9 @@ extension Engine.TCAMigrationSpellingTests {
     let name = "100% Soup"
     #expect(String(state: TextState("Delete “\(name)”?")) == "Delete “100% Soup”?")
     #expect(String(state: TextState("\(3) of \(4) done")) == "3 of 4 done")
-    #expect(String(state: TextState("Save ") + TextState(verbatim: name) + TextState(".")) == "Save 100% Soup.")
+    #expect(
+      String(state: TextState("Save ") + TextState(verbatim: name) + TextState("."))
+        == "Save 100% Soup.")
     #expect(String(state: TextState(verbatim: "%@ 100%")) == "%@ 100%")
     #expect(String(state: TextState("50% off")) == "50% off")
     #expect(String(state: TextState("\(1.5, format: .number) kg")) == "1.5 kg")
@@ -304,7 +306,8 @@ extension Engine.TCAMigrationSpellingTests {
   // docs:end
 
   @Test func anElementOfASharedArrayIsUnwrappedAndOutlivesItsRemoval() {
-    let ingredients = Shared(value: IdentifiedArray(uniqueElements: [Ingredient(id: 1, name: "Salt")]))
+    let ingredients = Shared(
+      value: IdentifiedArray(uniqueElements: [Ingredient(id: 1, name: "Salt")]))
     let store = Store(initialState: Ingredients.State(ingredients: ingredients)) { Ingredients() }
     store.send(.editButtonTapped(id: 2))
     #expect(store.edit == nil)
@@ -322,7 +325,8 @@ extension Engine.TCAMigrationSpellingTests {
   }
 
   @Test func anUnwrappedElementSeesLaterWritesToIt() {
-    let ingredients = Shared(value: IdentifiedArray(uniqueElements: [Ingredient(id: 1, name: "Salt")]))
+    let ingredients = Shared(
+      value: IdentifiedArray(uniqueElements: [Ingredient(id: 1, name: "Salt")]))
     let salt = Shared(ingredients[id: 1])
     #expect(salt?.wrappedValue.name == "Salt")
     ingredients.withLock { $0[id: 1]?.name = "Sea salt" }
