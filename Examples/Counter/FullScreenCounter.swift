@@ -20,7 +20,7 @@ final class FullScreenCounter: DemoMode {
     defer { screen.close() }
     app.onAlert = { [weak self] shown in
       guard let self else { return }
-      let message = shown.title
+      let message = String(state: shown.title)
       // NB: the pulse fires for each assignment, so a repeated message counts up.
       alert = (message, alert?.message == message ? alert!.times + 1 : 1)
     }

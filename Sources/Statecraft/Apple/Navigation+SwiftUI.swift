@@ -78,14 +78,18 @@
       let alert = store[toPresentation].wrappedValue
       let send = AnyCasePath(toPresentationAction)
       return self.alert(
-        Text(alert?.title ?? ""),
+        Text(alert?.title ?? TextState(verbatim: "")),
         isPresented: Binding(
           store.binding(isPresented: toPresentation, action: toPresentationAction)),
         presenting: alert
       ) { alert in
         ForEach(Array(alert.buttons.enumerated()), id: \.offset) { _, button in
-          Button(button.label, role: button.role.map(ButtonRole.init)) {
-            store.send(send.embed(.press(button)))
+          Button(role: button.role.map(ButtonRole.init)) {
+            withAnimation(button.animation.map(Animation.init)) {
+              _ = store.send(send.embed(.press(button)))
+            }
+          } label: {
+            Text(button.label)
           }
         }
       } message: { alert in
@@ -105,15 +109,19 @@
       let dialog = store[toPresentation].wrappedValue
       let send = AnyCasePath(toPresentationAction)
       return confirmationDialog(
-        Text(dialog?.title ?? ""),
+        Text(dialog?.title ?? TextState(verbatim: "")),
         isPresented: Binding(
           store.binding(isPresented: toPresentation, action: toPresentationAction)),
         titleVisibility: Visibility(dialog?.titleVisibility ?? .automatic),
         presenting: dialog
       ) { dialog in
         ForEach(Array(dialog.buttons.enumerated()), id: \.offset) { _, button in
-          Button(button.label, role: button.role.map(ButtonRole.init)) {
-            store.send(send.embed(.press(button)))
+          Button(role: button.role.map(ButtonRole.init)) {
+            withAnimation(button.animation.map(Animation.init)) {
+              _ = store.send(send.embed(.press(button)))
+            }
+          } label: {
+            Text(button.label)
           }
         }
       } message: { dialog in
@@ -186,6 +194,30 @@
       case .automatic: self = .automatic
       case .visible: self = .visible
       case .hidden: self = .hidden
+      }
+    }
+  }
+  extension Text {
+    /// The text of a ``TextState``: localized when it was made from a key, as it is otherwise.
+    public init(_ state: TextState) {
+      self.init(verbatim: String(state: state))
+    }
+  }
+
+  extension Animation {
+    /// The SwiftUI animation a ``ButtonAnimation`` names; the default one for a name it
+    /// doesn't know.
+    init(_ animation: ButtonAnimation) {
+      switch animation {
+      case .linear: self = .linear
+      case .easeIn: self = .easeIn
+      case .easeOut: self = .easeOut
+      case .easeInOut: self = .easeInOut
+      case .spring: self = .spring
+      case .smooth: self = .smooth
+      case .snappy: self = .snappy
+      case .bouncy: self = .bouncy
+      default: self = .default
       }
     }
   }

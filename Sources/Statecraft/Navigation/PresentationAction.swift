@@ -11,7 +11,13 @@ import CasePathsCore
 /// ```
 ///
 /// It is `CasePathable` (written by hand, no macro), so case key paths reach through it:
-/// `\.detail.presented.save`, `\.detail.dismiss`.
+/// `\.detail.presented.save`, `\.detail.dismiss`, or TCA's `\.detail.save`, which skips
+/// `presented` when the child's action is `CasePathable`:
+///
+/// ```swift
+/// await store.send(\.destination.alert.confirmDeletion, id)
+/// await store.receive(\.destination.addContact.delegate.saveContact)
+/// ```
 ///
 /// The child's action is boxed (an `indirect` case), so that a feature may present itself:
 /// `case child(PresentationAction<Action>)` in its own `Action`.
@@ -29,6 +35,7 @@ extension PresentationAction: Sendable where Action: Sendable {}
 
 extension PresentationAction: CasePathable {
   /// The case paths of a presentation action.
+  @dynamicMemberLookup
   public struct AllCasePaths: Sendable {
     /// The child's actions.
     public var presented: AnyCasePath<PresentationAction, Action> {
@@ -47,6 +54,28 @@ extension PresentationAction: CasePathable {
         extract: {
           guard case .dismiss = $0 else { return nil }
           return ()
+        })
+    }
+
+    /// A case of the child's action, reached without `presented`: `\.destination.alert` is
+    /// `\.destination.presented.alert`. It extracts nothing from `.dismiss`.
+    public subscript<Member>(
+      dynamicMember keyPath: KeyPath<Action.AllCasePaths, AnyCasePath<Action, Member>>
+    ) -> AnyCasePath<PresentationAction, Member> where Action: CasePathable {
+      self[presented: Action.allCasePaths[keyPath: keyPath]]
+    }
+
+    /// A case of the child's action, through `presented`.
+    // NB: outside the `Action: CasePathable` constraint, so that the closures capture no
+    // conformance of `Action`.
+    subscript<Member>(
+      presented casePath: AnyCasePath<Action, Member>
+    ) -> AnyCasePath<PresentationAction, Member> {
+      AnyCasePath(
+        embed: { .presented(casePath.embed($0)) },
+        extract: {
+          guard case .presented(let action) = $0 else { return nil }
+          return casePath.extract(from: action)
         })
     }
 

@@ -74,8 +74,12 @@ extension Reducer {
   /// Reduce { state, action in ... }
   ///   .ifLet(\.$alert, action: \.alert)
   /// ```
+  ///
+  /// Only an alert or a dialog may leave out the child closure, as in TCA (or an enum
+  /// destination whose state names its reducer: see ``CaseReducer``). Any other child needs its
+  /// reducer: `.ifLet(\.$detail, action: \.detail) { Detail() }`.
   @inlinable
-  public func ifLet<ChildState, ChildAction>(
+  public func ifLet<ChildState: _EphemeralState, ChildAction>(
     _ toPresentation: WritableKeyPath<State, PresentationState<ChildState>>,
     action toPresentationAction: CaseKeyPath<Action, PresentationAction<ChildAction>>,
     fileID: StaticString = #fileID,
@@ -91,7 +95,7 @@ extension Reducer {
 
   /// Presents child state that has no reducer of its own, with a hand-written case path.
   @inlinable
-  public func ifLet<ChildState, ChildAction>(
+  public func ifLet<ChildState: _EphemeralState, ChildAction>(
     _ toPresentation: WritableKeyPath<State, PresentationState<ChildState>>,
     action toPresentationAction: AnyCasePath<Action, PresentationAction<ChildAction>>,
     fileID: StaticString = #fileID,

@@ -223,6 +223,14 @@ extension Case {
   /// is `.destination(.presented(.addContact(…)))` for a child action and
   /// `.destination(.dismiss)` for the dismissal (which matches whatever case is presented). It
   /// is what `scope` and the navigation bindings take to show one destination.
+  ///
+  /// Where no presentation is expected, `\.destination.addContact` is the child's case alone
+  /// (see ``PresentationAction/AllCasePaths``): `receive(\.destination.alert.confirm)` matches
+  /// the button's action, not a dismissal.
+  // NB: disfavored, so that a path that goes on past the case (`\.destination.alert.confirm`)
+  // reads the child's case, as TCA's does; a `scope` that expects a presentation still gets
+  // this one.
+  @_disfavoredOverload
   public subscript<Child: CasePathable, Member>(
     dynamicMember keyPath: KeyPath<Child.AllCasePaths, AnyCasePath<Child, Member>>
   ) -> Case<PresentationAction<Member>> where Value == PresentationAction<Child> {

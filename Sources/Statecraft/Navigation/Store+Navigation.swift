@@ -21,6 +21,28 @@ extension Store {
     let embed = AnyCasePath(toPresentationAction)
     return presentedStore(
       toPresentation, scopeAction: AnyHashable(toPresentationAction),
+      embed: { embed.embed(.presented($0)) })
+  }
+
+  /// A child store of the presented child, by the case key path of its actions alone
+  /// (`\.destination.addContact`, which reaches through `presented`): nil while nothing is
+  /// presented.
+  ///
+  /// ```swift
+  /// if let form = store.scope(state: \.$destination[case: \.form], action: \.destination.form) {
+  ///   FormView(store: form)
+  /// }
+  /// ```
+  // NB: where `\.destination.form` reads as the child's case (see `PresentationAction`'s case
+  // paths), this keeps it a presented store rather than the plain scope's store of a
+  // `PresentationState`.
+  public func scope<ChildState, ChildAction>(
+    state toPresentation: KeyPath<State, PresentationState<ChildState>>,
+    action toChildAction: CaseKeyPath<Action, ChildAction>
+  ) -> Store<ChildState, ChildAction>? {
+    let embed = AnyCasePath(toChildAction)
+    return presentedStore(
+      toPresentation, scopeAction: AnyHashable(toChildAction),
       embed: { embed.embed($0) })
   }
 
@@ -32,7 +54,7 @@ extension Store {
   ) -> Store<ChildState, ChildAction>? {
     presentedStore(
       toPresentation, scopeAction: AnyHashable(EmbeddedAction(ChildAction.self)),
-      embed: { toPresentationAction.embed($0) })
+      embed: { toPresentationAction.embed(.presented($0)) })
   }
 
   /// A child store of the stack element `id`: nil while it is not on the stack.
@@ -71,7 +93,7 @@ extension Store {
   private func presentedStore<ChildState, ChildAction>(
     _ toPresentation: KeyPath<State, PresentationState<ChildState>>,
     scopeAction: AnyHashable,
-    embed: @escaping (PresentationAction<ChildAction>) -> Action
+    embed: @escaping (ChildAction) -> Action
   ) -> Store<ChildState, ChildAction>? {
     // NB: observes the presentation's identity only: a view re-renders when another child is
     // presented, not when the presented child changes.
@@ -90,7 +112,7 @@ extension Store {
           let presentation = state[keyPath: toPresentation]
           return presentation.id == id ? presentation.value : nil
         },
-        embed: { embed(.presented($0)) },
+        embed: { embed($0) },
         reportGone: { action in
           reportIssue(
             Diagnostics.presentedStoreSendAfterDismissal(

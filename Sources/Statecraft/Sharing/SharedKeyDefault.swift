@@ -10,6 +10,18 @@
 /// @Shared(.isOn) var other = true  // a use may still give a default of its own
 /// ```
 ///
+/// swift-sharing's spelling works too: `Key.Default` names this type, and
+/// `Self[key, default: value]` makes one.
+///
+/// ```swift
+/// extension SharedKey where Self == AppStorageKey<Bool>.Default {
+///   static var isOn: Self { Self[.appStorage("isOn"), default: false] }
+/// }
+/// extension SharedKey where Self == FileStorageKey<[Todo]>.Default {
+///   static var todos: Self { Self[.fileStorage(.todosFile), default: []] }
+/// }
+/// ```
+///
 /// It stores the value as its base key does, under the base key's id: every holder of
 /// `.isOn` and of `.appStorage("isOn")` shares one value. The default is computed only when
 /// it is used: when nothing is stored and no holder gave one.
@@ -23,6 +35,14 @@ public struct SharedKeyDefault<Base: SharedKey>: SharedKey, CustomStringConverti
   public init(_ base: Base, _ defaultValue: @autoclosure @escaping @Sendable () -> Base.Value) {
     self.base = base
     self.defaultValue = defaultValue
+  }
+
+  /// `key`, with `defaultValue` when nothing is stored yet (computed only then): the
+  /// spelling of swift-sharing, `Self[.appStorage("isOn"), default: false]`.
+  public static subscript(
+    _ key: Base, default defaultValue: @autoclosure @escaping @Sendable () -> Base.Value
+  ) -> Self {
+    Self(key, defaultValue())
   }
 
   public var id: Base.ID { base.id }
@@ -45,3 +65,9 @@ public struct SharedKeyDefault<Base: SharedKey>: SharedKey, CustomStringConverti
 }
 
 extension SharedKeyDefault: InMemorySharedKey where Base: InMemorySharedKey {}
+
+extension SharedKey {
+  /// This key with a default value of its own: `AppStorageKey<Bool>.Default` is
+  /// `SharedKeyDefault<AppStorageKey<Bool>>`.
+  public typealias Default = SharedKeyDefault<Self>
+}

@@ -98,6 +98,6 @@ private final class AlertSubscriber: StateSubscriber {
   let onAlert: (String) -> Void
   init(onAlert: @escaping (String) -> Void) { self.onAlert = onAlert }
   func state(_ state: CounterReactor.State) {
-    state.$alert.updated { if let alert = $0 { onAlert(alert.title) } }
+    state.$alert.updated { if let alert = $0 { onAlert(String(state: alert.title)) } }
   }
 }

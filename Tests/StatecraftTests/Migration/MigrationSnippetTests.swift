@@ -17,18 +17,29 @@ extension Engine {
       "MigratingFromReactorKit": "ReactorKitMigrationTests.swift",
     ]
 
+    /// Test files beyond the first whose marked code an article shows too.
+    nonisolated static let moreTestFiles = [
+      "MigratingFromTCA": ["TCAMigrationSpellingTests.swift"]
+    ]
+
     static let testsFolder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     static let articlesFolder = testsFolder.appending(
       path: "../../../Sources/Statecraft/Statecraft.docc/Articles/Migrating")
 
     @Test(arguments: guides.sorted(by: { $0.key < $1.key }))
     func theArticleShowsTheTestedCode(article: String, testFile: String) throws {
-      let source = try String(
-        contentsOf: Self.testsFolder.appending(path: testFile), encoding: .utf8)
       let text = try String(
         contentsOf: Self.articlesFolder.appending(path: "\(article).md"), encoding: .utf8)
-      let snippets = Self.snippets(in: source, for: article)
-      #expect(!snippets.isEmpty, "\(testFile) marks no code for \(article)")
+      for file in [testFile] + (Self.moreTestFiles[article] ?? []) {
+        let source = try String(
+          contentsOf: Self.testsFolder.appending(path: file), encoding: .utf8)
+        let snippets = Self.snippets(in: source, for: article)
+        #expect(!snippets.isEmpty, "\(file) marks no code for \(article)")
+        expect(text, article: article, shows: snippets)
+      }
+    }
+
+    func expect(_ text: String, article: String, shows snippets: [String]) {
       for snippet in snippets {
         #expect(
           text.contains("```swift\n\(snippet)\n```"),
