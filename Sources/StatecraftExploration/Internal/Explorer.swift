@@ -448,18 +448,22 @@ final class Explorer<State, Action> {
     case .reactor: line("reactor: \(configuration.reducer),")
     case .feedbackSystem: line("system: \(configuration.reducer),")
     }
-    line("steps: [")
-    for step in steps {
+    let written = steps.map { step in
       switch step {
-      case .send(let action):
-        line("  .send(\(TestGenerator.swiftSource(action.value))),")
-      case .runEffects:
-        line("  .runEffects,")
+      case .send(let action): ".send(\(TestGenerator.swiftSource(action.value)))"
+      case .runEffects: ".runEffects"
       case .advanceClock(let duration, let order):
-        line("  .advanceClock(by: \(TestGenerator.swiftSource(duration)), order: \(order)),")
+        ".advanceClock(by: \(TestGenerator.swiftSource(duration)), order: \(order))"
       }
     }
-    line("],")
+    // NB: as swift-format writes them: one step on the line of its array, more one a line.
+    if written.count <= 1 {
+      line("steps: [\(written.joined())],")
+    } else {
+      line("steps: [")
+      for step in written { line("  \(step),") }
+      line("],")
+    }
     switch sessionEnd.kind {
     case .none: break
     case .teardown(let actions):

@@ -11,9 +11,7 @@ extension Engine.ReplayTests {
     await replay(
       initialState: Picker.State(items: [], selection: nil),
       reducer: { Picker(offByOne: false) },
-      steps: [
-        .send(.select(0)),
-      ],
+      steps: [.send(.select(0))],
       checking: Engine.ReplayTests.picker
     )
   }

@@ -11,9 +11,7 @@ extension Engine.ReplayTests {
     await replay(
       initialState: TimerSheet.State(child: nil),
       reducer: { TimerSheet(timerOutlivesChild: false) },
-      steps: [
-        .send(.open),
-      ],
+      steps: [.send(.open)],
       sessionEnd: .teardown([.close]),
       checking: Engine.ReplayTests.noInvariants
     )
