@@ -64,6 +64,12 @@ let package = Package(
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        // NB: what makes a reported issue fail the test that reported it. Without it in the test
+        // process, IssueReporting only prints "An issue was recorded without linking the Testing
+        // framework" on Linux, and the test passes. A test target that depends on this product
+        // gets it, and needs nothing else (`.ci/check-user-package` checks it, outside this
+        // package).
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
     // NB: writes tests from recorded sessions; no product of the core depends on it.
@@ -81,6 +87,8 @@ let package = Package(
         .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "Dependencies", package: "swift-dependencies"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
+        // NB: as StatecraftTesting: a failure exploration reports fails the test.
+        .product(name: "IssueReportingTestSupport", package: "xctest-dynamic-overlay"),
       ]
     ),
     .target(

@@ -73,9 +73,11 @@ public struct ExplorationFailure<State, Action>: CustomStringConvertible {
   public let state: State
   /// How many steps the session had before it was shrunk.
   public let originalStepCount: Int
-  /// A Swift Testing test that replays the shrunk session through a `TestStore`: step by step
-  /// for a reducer, from its steps and the state it failed in for a reactor or a feedback
-  /// system.
+  /// A Swift Testing test that replays the shrunk session. When the exploration's invariants
+  /// have a name (``Invariants``), it replays the steps with `replay` and those invariants: it
+  /// fails while the bug is there and passes once it is fixed. Otherwise it replays the session
+  /// through a `TestStore` and asserts the states it saw: step by step for a reducer, the state
+  /// it failed in for a reactor or a feedback system.
   public let test: String?
 
   /// How the session ended, as a person reads it (`after sending .close`), when it ended with

@@ -32,11 +32,14 @@ import StatecraftTestGenerator
 /// checks what `sessionEnd` asks (no effect left running) and that a `Codable` state survives a
 /// JSON round trip.
 ///
-/// A failing session is shrunk: steps are removed, clock advances shortened, actions simplified
-/// (as their generator allows), while it fails the same way. The failure (see
+/// A failing session is shrunk: steps are removed, clock advances shortened or merged into one
+/// of their sum, actions simplified (as their generator allows), while it fails the same way,
+/// until no single change makes it smaller. The failure (see
 /// ``ExplorationFailure``) prints the seed, the steps, and a Swift Testing test that replays the
 /// session through a `TestStore`, written by `StatecraftTestGenerator` from `test` (by default,
-/// a test store of `R()` with the clock in `continuousClock`).
+/// a test store of `R()` with the clock in `continuousClock`). Pass named ``Invariants`` with
+/// `checking:` instead of a closure to get a test that replays the steps with the same checks,
+/// which fails until the bug is fixed.
 ///
 /// - Parameters:
 ///   - initialState: The state each session starts from; evaluated once a session.
@@ -181,6 +184,114 @@ public func explore<S: FeedbackSystem>(
     location: (fileID, filePath, line, column))
 }
 
+/// Explores a reducer, as
+/// ``explore(initialState:reducer:actions:options:sessionEnd:test:withDependencies:reportsFailure:fileID:filePath:line:column:invariants:)``
+/// does, with invariants that have a name: the test written for a failure replays its steps with
+/// ``replay(initialState:reducer:steps:sessionEnd:withDependencies:fileID:filePath:line:column:checking:)``
+/// and the same invariants, so it fails while the bug is there and passes once it is fixed.
+///
+/// ```swift
+/// await explore(
+///   initialState: Cart.State(), reducer: { Cart() }, actions: Cart.actions,
+///   checking: Cart.invariants)
+/// ```
+@MainActor
+@discardableResult
+public func explore<R: Reducer>(
+  initialState: @autoclosure @escaping () -> R.State,
+  reducer: @escaping () -> R,
+  actions: ActionGenerator<R.Action>,
+  options: ExplorationOptions = ExplorationOptions(),
+  sessionEnd: SessionEnd<R.State, R.Action> = .none,
+  test: TestGenerator.Configuration? = nil,
+  withDependencies prepareDependencies: @escaping (inout DependencyValues) -> Void = { _ in },
+  reportsFailure: Bool = true,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  checking invariants: Invariants<R.State>
+) async -> ExplorationReport<R.State, R.Action> {
+  let feature = ExploredFeature<R.State, R.Action>(
+    makeStore: { Store(initialState: $0, reducer: reducer()) },
+    runsLoop: false,
+    record: { store, recorder in store.record(into: recorder) }
+  )
+  return await feature.explore(
+    initialState: initialState, actions: actions, options: options, sessionEnd: sessionEnd,
+    invariants: invariants.check, invariantsName: invariants.name,
+    prepareDependencies: prepareDependencies, test: test ?? defaultTest(of: R.self),
+    reportsFailure: reportsFailure, location: (fileID, filePath, line, column))
+}
+
+/// Explores a reactor, as
+/// ``explore(initialState:reactor:actions:options:sessionEnd:test:withDependencies:reportsFailure:fileID:filePath:line:column:invariants:)``
+/// does, with invariants that have a name, which the test written for a failure replays its
+/// steps with.
+@MainActor
+@discardableResult
+public func explore<R: Reactor>(
+  initialState: @autoclosure @escaping () -> R.State,
+  reactor: R,
+  actions: ActionGenerator<R.Action>,
+  options: ExplorationOptions = ExplorationOptions(),
+  sessionEnd: SessionEnd<R.State, R.Action> = .none,
+  test: TestGenerator.Configuration? = nil,
+  withDependencies prepareDependencies: @escaping (inout DependencyValues) -> Void = { _ in },
+  reportsFailure: Bool = true,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  checking invariants: Invariants<R.State>
+) async -> ExplorationReport<R.State, R.Action> {
+  let feature = ExploredFeature<R.State, R.Action>(
+    makeStore: { Store(initialState: $0, reactor: reactor) },
+    runsLoop: false,
+    record: nil
+  )
+  return await feature.explore(
+    initialState: initialState, actions: actions, options: options, sessionEnd: sessionEnd,
+    invariants: invariants.check, invariantsName: invariants.name,
+    prepareDependencies: prepareDependencies,
+    test: test ?? defaultTest(of: R.self, idiom: .reactor),
+    reportsFailure: reportsFailure, location: (fileID, filePath, line, column))
+}
+
+/// Explores a feedback system, as
+/// ``explore(initialState:system:actions:options:sessionEnd:test:withDependencies:reportsFailure:fileID:filePath:line:column:invariants:)``
+/// does, with invariants that have a name, which the test written for a failure replays its
+/// steps with.
+@MainActor
+@discardableResult
+public func explore<S: FeedbackSystem>(
+  initialState: @autoclosure @escaping () -> S.State,
+  system: S,
+  actions: ActionGenerator<S.Event>,
+  options: ExplorationOptions = ExplorationOptions(),
+  sessionEnd: SessionEnd<S.State, S.Event> = .none,
+  test: TestGenerator.Configuration? = nil,
+  withDependencies prepareDependencies: @escaping (inout DependencyValues) -> Void = { _ in },
+  reportsFailure: Bool = true,
+  fileID: StaticString = #fileID,
+  filePath: StaticString = #filePath,
+  line: UInt = #line,
+  column: UInt = #column,
+  checking invariants: Invariants<S.State>
+) async -> ExplorationReport<S.State, S.Event> {
+  let feature = ExploredFeature<S.State, S.Event>(
+    makeStore: { Store(initialState: $0, system: system) },
+    runsLoop: true,
+    record: nil
+  )
+  return await feature.explore(
+    initialState: initialState, actions: actions, options: options, sessionEnd: sessionEnd,
+    invariants: invariants.check, invariantsName: invariants.name,
+    prepareDependencies: prepareDependencies,
+    test: test ?? defaultTest(of: S.self, idiom: .feedbackSystem),
+    reportsFailure: reportsFailure, location: (fileID, filePath, line, column))
+}
+
 /// The generated test's configuration when the exploration gives none: a test store of `R()`,
 /// from the recorded initial state, with the clock in `continuousClock`.
 private func defaultTest<R>(
@@ -210,6 +321,7 @@ extension ExploredFeature {
     options: ExplorationOptions,
     sessionEnd: SessionEnd<State, Action>,
     invariants: @escaping (State) throws -> Void,
+    invariantsName: String? = nil,
     prepareDependencies: @escaping (inout DependencyValues) -> Void,
     test: TestGenerator.Configuration?,
     reportsFailure: Bool,
@@ -217,7 +329,8 @@ extension ExploredFeature {
   ) async -> ExplorationReport<State, Action> {
     let explorer = Explorer(
       feature: self, initialState: initialState, actions: actions, options: options,
-      sessionEnd: sessionEnd, invariants: invariants, prepareDependencies: prepareDependencies)
+      sessionEnd: sessionEnd, invariants: invariants, invariantsName: invariantsName,
+      prepareDependencies: prepareDependencies)
     let report = await explorer.explore(test: test)
     if reportsFailure, let failure = report.failure {
       reportIssue(

@@ -41,3 +41,37 @@ public func invariant(
     throw InvariantViolation(message(), fileID: "\(fileID)", line: line)
   }
 }
+
+/// What an exploration checks after every step, as a value with a name: the value that both
+/// `explore` and the test it writes for a failure call.
+///
+/// ```swift
+/// extension Cart {
+///   static let invariants = Invariants<State>("Cart.invariants") { state in
+///     try invariant(state.items.count <= Cart.limit, "the cart holds at most the limit")
+///   }
+/// }
+///
+/// await explore(
+///   initialState: Cart.State(), reducer: { Cart() }, actions: actions,
+///   checking: Cart.invariants)
+/// ```
+///
+/// The test that exploration writes for a failure replays the shrunk steps with
+/// ``replay(initialState:reducer:steps:sessionEnd:withDependencies:fileID:filePath:line:column:checking:)``
+/// and `checking: Cart.invariants`: it checks what the exploration checked, so it fails while
+/// the bug is there and passes once it is fixed. `name` is how that test spells the value: an
+/// expression that reaches it from the test's file.
+public struct Invariants<State>: Sendable {
+  /// The expression that names this value in a generated test: `Cart.invariants`.
+  public var name: String
+  /// The check: throws (``invariant(_:_:fileID:line:)``) or reports an issue when the state is
+  /// wrong.
+  public var check: @Sendable (State) throws -> Void
+
+  /// Invariants named `name` (the expression that reaches them from a test), checked by `check`.
+  public init(_ name: String, _ check: @escaping @Sendable (State) throws -> Void) {
+    self.name = name
+    self.check = check
+  }
+}

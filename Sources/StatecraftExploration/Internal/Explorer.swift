@@ -15,19 +15,24 @@ final class Explorer<State, Action> {
 
   let feature: ExploredFeature<State, Action>
   let initialState: () -> State
-  let actions: ActionGenerator<Action>
+  /// The user actions sessions send; nil when a session is only replayed.
+  let actions: ActionGenerator<Action>?
   let options: ExplorationOptions
   let sessionEnd: SessionEnd<State, Action>
   let invariants: (State) throws -> Void
+  /// How a generated test names the invariants, when they have a name: the test then replays
+  /// the session with them (`replay`) instead of asserting the states it went through.
+  let invariantsName: String?
   let prepareDependencies: (inout DependencyValues) -> Void
 
   init(
     feature: ExploredFeature<State, Action>,
     initialState: @escaping () -> State,
-    actions: ActionGenerator<Action>,
+    actions: ActionGenerator<Action>?,
     options: ExplorationOptions,
     sessionEnd: SessionEnd<State, Action>,
     invariants: @escaping (State) throws -> Void,
+    invariantsName: String? = nil,
     prepareDependencies: @escaping (inout DependencyValues) -> Void
   ) {
     self.feature = feature
@@ -36,6 +41,7 @@ final class Explorer<State, Action> {
     self.options = options
     self.sessionEnd = sessionEnd
     self.invariants = invariants
+    self.invariantsName = invariantsName
     self.prepareDependencies = prepareDependencies
   }
 
@@ -61,9 +67,12 @@ final class Explorer<State, Action> {
       let final = await run(shrunk, clock: clock, recorder: recorder)
       let failure = final.failure ?? found
       let testSource = test.map { test in
-        generatedTest(
-          of: shrunk, failure: failure, recording: recorder?.recording,
-          configuration: replaying(clock.reorderings, in: test))
+        invariantsName.map {
+          replayTest(of: shrunk, reason: failure.reason, invariants: $0, configuration: test)
+        }
+          ?? generatedTest(
+            of: shrunk, failure: failure, recording: recorder?.recording,
+            configuration: replaying(clock.reorderings, in: test))
       }
       return ExplorationReport(
         seed: options.seed, sessions: session + 1, steps: steps,
@@ -97,6 +106,7 @@ final class Explorer<State, Action> {
   /// A session: user actions, each followed by nothing more, a run of the effects that can
   /// run, or a move of the clock.
   func generateSession(using random: inout SeededRandom) -> [Step<Action>] {
+    guard let actions else { return [] }
     let count = 1 + random.next(below: options.maxActions)
     var steps: [Step<Action>] = []
     for _ in 0..<count {
@@ -116,6 +126,15 @@ final class Explorer<State, Action> {
   }
 
   // MARK: - Running one session
+
+  /// Runs `steps` as a session, and returns how it failed, if it did: what `replay` checks.
+  func replay(
+    _ steps: [ExplorationStep<Action>]
+  ) async -> (reason: ExplorationFailure<State, Action>.Reason, step: Int?, state: State)? {
+    MainSerialExecutorUse.begin()
+    defer { MainSerialExecutorUse.end() }
+    return await run(steps.map(Step.init)).failure
+  }
 
   func run(_ steps: [Step<Action>]) async -> Outcome {
     await run(steps, clock: ExplorationClock(), recorder: nil)
@@ -247,7 +266,9 @@ final class Explorer<State, Action> {
 
   /// The smallest session found that fails for the same reason: removes chunks of steps, then
   /// single steps, shortens clock advances, restores the default order of sleepers due
-  /// together, and simplifies actions, until nothing smaller fails.
+  /// together, merges two clock advances into one of their sum, and simplifies actions, until
+  /// nothing smaller fails. The result is locally minimal (within the budget): no step can be
+  /// removed, no two advances merged, no action simplified, and still fail the same way.
   func shrink(_ steps: [Step<Action>], reason: ExplorationFailure<State, Action>.Reason) async
     -> [Step<Action>]
   {
@@ -299,6 +320,32 @@ final class Explorer<State, Action> {
             break
           }
         }
+      }
+      // Clock advances merged: where two advances are adjacent, or have only other steps
+      // between them, one advance of their sum in the later one's place, with either's order
+      // of sleepers due together. The time passes later, and the session is a step shorter.
+      var earlierIndex = 0
+      while earlierIndex < current.count {
+        guard case .advanceClock(let earlier, let earlierOrder) = current[earlierIndex],
+          let laterIndex = current[(earlierIndex + 1)...].firstIndex(where: \.isAdvance),
+          case .advanceClock(let later, let laterOrder) = current[laterIndex]
+        else {
+          earlierIndex += 1
+          continue
+        }
+        var merged = false
+        for order in laterOrder == earlierOrder ? [laterOrder] : [laterOrder, earlierOrder] {
+          var session = current
+          session[laterIndex] = .advanceClock(by: earlier + later, order: order)
+          session.remove(at: earlierIndex)
+          if let smaller = await fails(session) {
+            current = smaller
+            improved = true
+            merged = true
+            break
+          }
+        }
+        if !merged { earlierIndex += 1 }
       }
       // Actions: their simpler values, as long as one fails.
       var index = 0
@@ -357,6 +404,95 @@ final class Explorer<State, Action> {
         "// The test replays the shrunk session; assert what should have held where it failed."
       ]
     return (header + [source]).joined(separator: "\n")
+  }
+
+  /// The test that replays the shrunk session with `replay` and the exploration's named
+  /// invariants: it checks what exploration checked, so it fails on the bug and passes once the
+  /// bug is fixed. The steps keep the order of sleepers due together that the session used.
+  private func replayTest(
+    of steps: [Step<Action>],
+    reason: ExplorationFailure<State, Action>.Reason,
+    invariants: String,
+    configuration: TestGenerator.Configuration
+  ) -> String {
+    var lines =
+      "Exploration (seed \(options.seed)) found: \(reason)"
+      .split(separator: "\n", omittingEmptySubsequences: false)
+      .map { $0.isEmpty ? "//" : "// \($0)" }
+    lines.append(
+      "// The test replays the shrunk session with the exploration's checks: it fails while the")
+    lines.append("// bug is there, and passes once it is fixed.")
+    let imports = Set(configuration.imports).union([
+      "Statecraft", "StatecraftExploration", "Testing",
+    ])
+    lines += imports.sorted().map { "import \($0)" }
+    lines.append("")
+    var indent = ""
+    func line(_ text: String) { lines.append(text.isEmpty ? "" : indent + text) }
+    if let extending = configuration.extending {
+      line("extension \(extending) {")
+      indent += "  "
+    }
+    line("@MainActor")
+    if let suite = configuration.suite {
+      line("@Suite struct \(suite) {")
+      indent += "  "
+    }
+    line("@Test func \(configuration.testName)() async {")
+    indent += "  "
+    line("await replay(")
+    indent += "  "
+    line("initialState: \(TestGenerator.swiftSource(initialState())),")
+    switch configuration.idiom {
+    case .reducer: line("reducer: { \(configuration.reducer) },")
+    case .reactor: line("reactor: \(configuration.reducer),")
+    case .feedbackSystem: line("system: \(configuration.reducer),")
+    }
+    let written = steps.map { step in
+      switch step {
+      case .send(let action): ".send(\(TestGenerator.swiftSource(action.value)))"
+      case .runEffects: ".runEffects"
+      case .advanceClock(let duration, let order):
+        ".advanceClock(by: \(TestGenerator.swiftSource(duration)), order: \(order))"
+      }
+    }
+    // NB: as swift-format writes them: one step on the line of its array, more one a line.
+    if written.count <= 1 {
+      line("steps: [\(written.joined())],")
+    } else {
+      line("steps: [")
+      for step in written { line("  \(step),") }
+      line("],")
+    }
+    switch sessionEnd.kind {
+    case .none: break
+    case .teardown(let actions):
+      let sent = actions.map { TestGenerator.swiftSource($0) }.joined(separator: ", ")
+      line("sessionEnd: .teardown([\(sent)]),")
+    case .whenIdle:
+      // NB: a closure has no source to write: the user passes the exploration's own.
+      line("// The exploration's sessions ended `.whenIdle { … }`: pass the same `sessionEnd:`.")
+    }
+    // NB: `replay` puts its own clock in the dependencies: the configuration's lines that set
+    // the clock are left out.
+    let clockName = configuration.clock?.name
+    let dependencies = configuration.dependencies.filter { dependency in
+      guard let clockName else { return true }
+      return !dependency.replacingOccurrences(of: " ", with: "").hasSuffix("=" + clockName)
+    }
+    if !dependencies.isEmpty {
+      line("withDependencies: {")
+      for dependency in dependencies { line("  " + dependency) }
+      line("},")
+    }
+    line("checking: \(invariants)")
+    indent.removeLast(2)
+    line(")")
+    while !indent.isEmpty {
+      indent.removeLast(2)
+      line("}")
+    }
+    return lines.joined(separator: "\n") + "\n"
   }
 
   /// The configuration of a test whose clock resumes the sleepers due together in the orders

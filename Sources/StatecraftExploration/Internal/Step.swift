@@ -8,6 +8,18 @@ enum Step<Action> {
     if case .send = self { true } else { false }
   }
 
+  var isAdvance: Bool {
+    if case .advanceClock = self { true } else { false }
+  }
+
+  init(_ step: ExplorationStep<Action>) {
+    switch step {
+    case .send(let action): self = .send(Shrinkable(action))
+    case .runEffects: self = .runEffects
+    case .advanceClock(let duration, let order): self = .advanceClock(by: duration, order: order)
+    }
+  }
+
   var exported: ExplorationStep<Action> {
     switch self {
     case .send(let action): .send(action.value)

@@ -183,6 +183,65 @@ extension Engine {
 
     // MARK: - Determinism
 
+    // MARK: - Shrinking to a locally minimal session
+
+    static let toastActions = ActionGenerator<ToastQueue.Action>.weighted([
+      (3, .constant(.notify)),
+      (1, .constant(.scrolled)),
+    ])
+
+    static func toastInvariants(_ state: ToastQueue.State) throws {
+      try invariant(
+        state.shown != nil || state.waiting.isEmpty, "a waiting toast is shown when none is")
+    }
+
+    @Test func advancesSpreadOverASessionAreMergedIntoOne() async throws {
+      let report = await explore(
+        initialState: ToastQueue.State(),
+        reducer: { ToastQueue() },
+        actions: Self.toastActions,
+        options: ExplorationOptions(seed: 7, sessions: 100),
+        reportsFailure: false,
+        invariants: Self.toastInvariants)
+      let failure = try #require(report.failure)
+      #expect(failure.reason == .invariant("a waiting toast is shown when none is"))
+      // NB: two notifications, then the time the first toast shows for, in one advance: no step
+      // can go, and no two advances are left to merge.
+      #expect(failure.steps.count == 3)
+      #expect(Array(failure.steps.prefix(2)) == [.send(.notify), .send(.notify)])
+      let advance = try #require(failure.steps.last)
+      guard case .advanceClock(let duration, _) = advance else {
+        Issue.record("the last step is \(advance), not an advance of the clock")
+        return
+      }
+      #expect(duration >= .seconds(3))
+    }
+
+    @Test func theSameBugShrinksToTheSameSizeWhateverTheSeed() async throws {
+      for seed: UInt64 in 1...12 {
+        let report = await explore(
+          initialState: ToastQueue.State(),
+          reducer: { ToastQueue() },
+          actions: Self.toastActions,
+          options: ExplorationOptions(seed: seed, sessions: 100),
+          reportsFailure: false,
+          invariants: Self.toastInvariants)
+        let failure = try #require(report.failure, "seed \(seed)")
+        #expect(failure.steps.count == 3, "seed \(seed): \(failure.steps)")
+        #expect(failure.actions == [.notify, .notify], "seed \(seed)")
+      }
+    }
+
+    @Test func theCorrectToastQueuePasses() async {
+      let report = await explore(
+        initialState: ToastQueue.State(),
+        reducer: { ToastQueue(showsNext: true) },
+        actions: Self.toastActions,
+        options: ExplorationOptions(seed: 7, sessions: 100),
+        invariants: Self.toastInvariants)
+      #expect(report.failure == nil)
+    }
+
     @Test func theSameSeedGivesTheSameReport() async throws {
       func run() async -> ExplorationReport<Refresher.State, Refresher.Action> {
         await explore(

@@ -249,3 +249,49 @@ struct Pager: FeedbackSystem {
     ]
   }
 }
+
+/// A toast queue: a notification shows a toast for three seconds, or waits while one is shown.
+/// The bug: when a toast hides, the next one waiting is never shown.
+struct ToastQueue: Reducer {
+  struct State: Equatable {
+    var shown: Int?
+    var waiting: [Int] = []
+    var sent = 0
+  }
+
+  enum Action: Equatable, Sendable {
+    case notify
+    case hide
+    case scrolled
+  }
+
+  var showsNext = false
+  @Dependency(\.continuousClock) var clock
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .notify:
+      state.sent += 1
+      guard state.shown == nil else {
+        state.waiting.append(state.sent)
+        return .none
+      }
+      state.shown = state.sent
+      return hideLater()
+    case .hide:
+      state.shown = nil
+      guard showsNext, !state.waiting.isEmpty else { return .none }
+      state.shown = state.waiting.removeFirst()
+      return hideLater()
+    case .scrolled:
+      return .none
+    }
+  }
+
+  private func hideLater() -> Effect<Action> {
+    .run { [clock] send in
+      try await clock.sleep(for: .seconds(3))
+      await send(.hide)
+    }
+  }
+}
