@@ -261,17 +261,7 @@ final class TodosApp {
     return parts.joined(separator: " · ")
   }
 
-  var syncLine: String? {
-    switch store.sync {
-    case .idle: return nil
-    case .syncing(let percent):
-      let filled = percent / 10
-      return
-        "sync \(String(repeating: "#", count: filled))\(String(repeating: ".", count: 10 - filled)) \(percent)%"
-    case .synced(let count): return "synced \(count) todo\(count == 1 ? "" : "s")"
-    case .cancelled: return "sync cancelled"
-    }
-  }
+  var syncLine: String? { store.sync.line }
 }
 
 extension String {
