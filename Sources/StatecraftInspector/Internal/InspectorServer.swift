@@ -252,6 +252,10 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
   /// pipeline's error handler: the connection is closed, as that answer says, instead of waiting
   /// for the head's deadline (and a 408 after the 400).
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    guard error is HTTPParserError else {
+      context.fireErrorCaught(error)
+      return
+    }
     deadline?.cancel()
     deadline = nil
     state = .refused
