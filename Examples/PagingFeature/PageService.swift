@@ -23,7 +23,9 @@ public struct PageRequest: Equatable, Hashable, Sendable, CustomStringConvertibl
   }
 
   public var description: String {
-    "page \(page + 1)" + (query.isEmpty ? "" : " for '\(query)'")
+    // NB: counted from 1 for people; the last `Int` has no successor.
+    let number = page < .max ? "\(page + 1)" : "after \(page)"
+    return "page \(number)" + (query.isEmpty ? "" : " for '\(query)'")
   }
 }
 
@@ -45,11 +47,14 @@ public struct PageService: Sendable {
   /// Items per page.
   public static let pageSize = 8
 
-  /// The page of the catalog's items that contain the query.
+  /// The page of the catalog's items that contain the query: empty for a page number past the
+  /// last or below 0.
   public static func page(_ request: PageRequest) -> Page {
     let matches =
       request.query.isEmpty ? catalog : catalog.filter { $0.contains(request.query.lowercased()) }
-    let start = min(request.page * pageSize, matches.count)
+    guard request.page >= 0 else { return Page(items: [], hasMore: false) }
+    // NB: `page * pageSize` would overflow for a huge page number.
+    let start = request.page > matches.count / pageSize ? matches.count : request.page * pageSize
     let end = min(start + pageSize, matches.count)
     return Page(items: Array(matches[start..<end]), hasMore: end < matches.count)
   }

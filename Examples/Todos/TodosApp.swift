@@ -97,7 +97,23 @@ final class TodosApp {
     let inspector = inspect ? await app.startInspector() : nil
     await Terminal.run(fullScreen: { FullScreenTodos(app: app) }, lines: { LineTodos(app: app) })
     await app.quit()
+    // NB: steps that the inspector's "continue from here" set aside, and no undo put back, are
+    // written beside the todo file, as a conflict is, and said after leaving full screen.
+    var setAsideMessage: String?
+    if let setAside = inspector?.setAsideSession() {
+      let url = Self.freeURL(beside: fileURL, label: "set-aside")
+      do {
+        try RecordingFile.write(setAside, to: url)
+        setAsideMessage = """
+          The inspector had steps set aside by "continue from here": the session with them was \
+          written to \(url.path). `todos --replay \(url.path)` replays it.
+          """
+      } catch {
+        setAsideMessage = "error: the inspector's set-aside steps were lost: \(error)"
+      }
+    }
     await inspector?.stop()
+    if let setAsideMessage { printError(setAsideMessage) }
     saveProblems.cancel()
     storage.flushPendingWrites()
     var status: Int32 = 0
@@ -261,15 +277,20 @@ final class TodosApp {
     return parts.joined(separator: " · ")
   }
 
-  var syncLine: String? {
-    switch store.sync {
-    case .idle: return nil
-    case .syncing(let percent):
-      let filled = percent / 10
-      return
-        "sync \(String(repeating: "#", count: filled))\(String(repeating: ".", count: 10 - filled)) \(percent)%"
-    case .synced(let count): return "synced \(count) todo\(count == 1 ? "" : "s")"
-    case .cancelled: return "sync cancelled"
+  var syncLine: String? { store.sync.line }
+}
+
+extension TodosApp {
+  /// A file beside `file` that doesn't exist yet: `todos.LABEL-1.json`, `todos.LABEL-2.json`…
+  static func freeURL(beside file: URL, label: String) -> URL {
+    let folder = file.deletingLastPathComponent()
+    let stem = file.deletingPathExtension().lastPathComponent
+    let suffix = file.pathExtension.isEmpty ? "" : ".\(file.pathExtension)"
+    var number = 1
+    while true {
+      let candidate = folder.appendingPathComponent("\(stem).\(label)-\(number)\(suffix)")
+      if !FileManager.default.fileExists(atPath: candidate.path) { return candidate }
+      number += 1
     }
   }
 }

@@ -212,11 +212,13 @@ public struct Todos: Reducer {
       return .cancel(id: CancelID.sync)
 
     case .syncProgressed(let percent):
-      state.sync = .syncing(percent: percent)
+      // NB: the action can come from anywhere (the Inspector's send box, a recording), so any
+      // `Int` is taken, and kept within 0...100.
+      state.sync = .syncing(percent: min(max(percent, 0), 100))
       return .none
 
     case .syncFinished(let count):
-      state.sync = .synced(count: count)
+      state.sync = .synced(count: max(count, 0))
       return .none
 
     case .saveFailed(let message):
@@ -284,5 +286,23 @@ extension SyncStatus {
   public var isSyncing: Bool {
     if case .syncing = self { return true }
     return false
+  }
+
+  /// The line the apps show for the sync, or nil when none ran: a bar of ten cells while it
+  /// runs.
+  ///
+  /// Any status gives a line, even one no reducer makes (a percent outside 0...100, a negative
+  /// count, from a recording's state): the bar is drawn from the percent kept within 0...100.
+  public var line: String? {
+    switch self {
+    case .idle: return nil
+    case .syncing(let percent):
+      let shown = min(max(percent, 0), 100)
+      let filled = shown / 10
+      return
+        "sync \(String(repeating: "#", count: filled))\(String(repeating: ".", count: 10 - filled)) \(shown)%"
+    case .synced(let count): return "synced \(count) todo\(count == 1 ? "" : "s")"
+    case .cancelled: return "sync cancelled"
+    }
   }
 }

@@ -208,8 +208,28 @@ public final class Inspector<State, Action> {
   /// The number of pages connected now.
   public var pageCount: Int { session.pageCount }
 
+  /// The steps that "continue from here" set aside and no "undo continue" put back, so that an
+  /// app can keep them at quit: the session as "undo continue" would make it (the steps up to
+  /// the continue, then the ones set aside), as the JSON that `Recording(jsonData:)` reads. Nil
+  /// when no step is set aside, or when the state or action is not `Encodable`.
+  ///
+  /// The timeline, and what it set aside, stays while steps are set aside, even when the last
+  /// page leaves, so that a page that reloads can still undo. ``stop()`` lets it go: call this
+  /// before, and write what it returns beside the app's data, with a message.
+  ///
+  /// ```swift
+  /// if let data = inspector.setAsideSession() {
+  ///   try data.write(to: dataFile.deletingPathExtension().appendingPathExtension("set-aside.json"))
+  /// }
+  /// await inspector.stop()
+  /// ```
+  public func setAsideSession() -> Data? {
+    try? session.setAsideData()
+  }
+
   /// Stops the server, closes the pages and detaches from the store. A store left at a past
-  /// step goes back to its live state.
+  /// step goes back to its live state. Steps set aside by "continue from here" are let go:
+  /// ``setAsideSession()`` returns them before.
   public func stop() async {
     guard !isStopped else { return }
     isStopped = true

@@ -21,9 +21,10 @@ public struct InspectorConfiguration {
   /// A request that declares a larger body is refused with 413 from its `Content-Length`,
   /// before any of the body is read; a chunked one is refused as soon as it passes the limit.
   public var maximumImportSize: Int
-  /// The most steps the timeline keeps while a page is connected (100,000 by default). Past
-  /// it, the oldest steps are dropped, a checkpoint at a time, as Redux DevTools' `maxAge`
-  /// does. A step costs its action and a few words, never a state.
+  /// The most steps the timeline shows while a page is connected (100,000 by default), as
+  /// Redux DevTools' `maxAge` does. Past it, the oldest steps leave the window at once: they
+  /// can't be listed or viewed. Their memory is given back a checkpoint at a time. A step costs
+  /// its action and a few words, never a state.
   public var maximumSteps: Int
   /// How often the timeline keeps a whole state at first (every 64 steps by default). The
   /// states between two checkpoints are recomputed, when a page views them, by running the
@@ -36,7 +37,10 @@ public struct InspectorConfiguration {
   /// The most connections the server keeps open at once (64 by default): requests and pages'
   /// sockets alike.
   ///
-  /// A connection past it is answered 503 and closed at once, before any of its bytes are
+  /// A connection whose request showed the inspector's token keeps its slot; one that has not
+  /// (yet) gives its slot up to a newer connection when every slot is taken, and is closed, so
+  /// that connections without the token can't keep a page out. A connection past it when every
+  /// slot showed the token is answered 503 and closed at once, before any of its bytes are
   /// read. An open page's socket holds one connection for as long as the page is open.
   public var maximumConnections: Int
   /// How long a new connection has to send its request's line and headers (10 seconds by

@@ -4,31 +4,64 @@
 import Foundation
 import NIOCore
 
-/// Counts the server's open connections against its cap.
+/// Counts the server's open connections against its cap, telling apart the ones whose request
+/// showed the token (proven) from the ones that have not (yet).
 ///
-/// NB: `@unchecked Sendable`: `open` is read and written under `lock` only. Connections open
+/// A new connection past the cap takes the slot of the oldest unproven one, which is closed: a
+/// local process that opens connections in a loop, or holds them silent, can't keep a page out,
+/// since the page's request shows the token as soon as it arrives. Only when every slot is
+/// proven is a new connection refused.
+///
+/// NB: `@unchecked Sendable`: the slots are read and written under `lock` only. Connections open
 /// and close on every event loop of the group, so the count can't belong to one.
 final class ConnectionLimiter: @unchecked Sendable {
   let maximum: Int
   private let lock = NSLock()
-  private var open = 0
+  /// The connections that have not shown the token, oldest first.
+  private var unproven: [(id: Int, channel: any Channel)] = []
+  private var proven: Set<Int> = []
+  private var lastID = 0
 
   init(maximum: Int) {
     self.maximum = maximum
   }
 
-  /// Takes a slot for a new connection; false when every slot is taken.
-  func admit() -> Bool {
+  /// Takes a slot for `channel`: its slot's id, or nil when every slot is proven. An unproven
+  /// connection that gave up its slot is closed.
+  func admit(_ channel: any Channel) -> Int? {
+    let admission: (id: Int, evicted: (any Channel)?)? = lock.withLock {
+      var evicted: (any Channel)?
+      if unproven.count + proven.count >= maximum {
+        guard !unproven.isEmpty else { return nil }
+        evicted = unproven.removeFirst().channel
+      }
+      lastID += 1
+      unproven.append((lastID, channel))
+      return (lastID, evicted)
+    }
+    admission?.evicted?.close(promise: nil)
+    return admission?.id
+  }
+
+  /// Marks slot `id`'s connection as one that showed the token: no newcomer takes its slot.
+  func prove(_ id: Int) {
     lock.withLock {
-      guard open < maximum else { return false }
-      open += 1
-      return true
+      guard let index = unproven.firstIndex(where: { $0.id == id }) else { return }
+      unproven.remove(at: index)
+      proven.insert(id)
     }
   }
 
-  /// Gives a slot back.
-  func release() {
-    lock.withLock { open -= 1 }
+  /// Gives slot `id` back (nothing when a newcomer took it already).
+  func release(_ id: Int) {
+    lock.withLock {
+      if proven.remove(id) == nil { unproven.removeAll { $0.id == id } }
+    }
+  }
+
+  /// How many slots are proven, and how many not: for tests.
+  var counts: (proven: Int, unproven: Int) {
+    lock.withLock { (proven.count, unproven.count) }
   }
 }
 
@@ -40,9 +73,11 @@ final class ConnectionSlotHandler: ChannelInboundHandler, RemovableChannelHandle
   typealias InboundIn = ByteBuffer
 
   private var limiter: ConnectionLimiter?
+  private let id: Int
 
-  init(limiter: ConnectionLimiter) {
+  init(limiter: ConnectionLimiter, id: Int) {
     self.limiter = limiter
+    self.id = id
   }
 
   func channelInactive(context: ChannelHandlerContext) {
@@ -55,7 +90,7 @@ final class ConnectionSlotHandler: ChannelInboundHandler, RemovableChannelHandle
   }
 
   private func release() {
-    limiter?.release()
+    limiter?.release(id)
     limiter = nil
   }
 }

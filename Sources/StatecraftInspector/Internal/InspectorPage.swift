@@ -5,6 +5,8 @@
 // Viewing a step never moves the store: the log goes on with the live steps, and only "Continue
 // from here" (after a confirmation that says what it sets aside) or its undo change the state.
 
+import Foundation
+
 enum InspectorPage {
   static let html = #"""
     <!doctype html>
@@ -664,4 +666,19 @@ enum InspectorPage {
     </body>
     </html>
     """#
+
+  /// The page's one script: the text between its `<script>` and `</script>`.
+  static var script: Substring {
+    guard let start = html.range(of: "<script>"), let end = html.range(of: "</script>")
+    else { return "" }
+    return html[start.upperBound..<end.lowerBound]
+  }
+
+  /// The Content-Security-Policy every response carries: the page's one script is allowed by
+  /// its SHA-256 hash, so that no other inline script (one injected into the page) runs.
+  static let contentSecurityPolicy: String = {
+    let hash = Data(SHA256.digest(Array(script.utf8))).base64EncodedString()
+    return "default-src 'none'; script-src 'sha256-\(hash)'; style-src 'unsafe-inline'; "
+      + "img-src data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'"
+  }()
 }

@@ -91,13 +91,15 @@ final class InspectorServer: Sendable {
         channel.eventLoop.makeCompletedFuture {
           let operations = channel.pipeline.syncOperations
           // NB: counted before the connection is registered, so before any byte is read.
-          guard connections.admit() else {
+          guard let slot = connections.admit(channel) else {
             try operations.addHandler(ExcessConnectionHandler(maximum: connections.maximum))
             return
           }
-          try operations.addHandler(ConnectionSlotHandler(limiter: connections))
+          try operations.addHandler(ConnectionSlotHandler(limiter: connections, id: slot))
           let localPort = channel.localAddress?.port ?? 0
-          try configure(channel, routes: routes(localPort), port: localPort, limits: limits)
+          try configure(
+            channel, routes: routes(localPort), port: localPort, limits: limits,
+            proven: { connections.prove(slot) })
         }
       }
     let channel = try await bootstrap.bind(host: "127.0.0.1", port: port).get()
@@ -118,9 +120,11 @@ final class InspectorServer: Sendable {
     channel.close(promise: nil)
   }
 
-  /// Sets up an admitted connection: HTTP, with the upgrade to a page's socket.
+  /// Sets up an admitted connection: HTTP, with the upgrade to a page's socket. `proven` is
+  /// called when its request shows the token, to the server's own Host.
   static func configure(
-    _ channel: any Channel, routes: InspectorRoutes, port: Int, limits: InspectorServerLimits
+    _ channel: any Channel, routes: InspectorRoutes, port: Int, limits: InspectorServerLimits,
+    proven: @escaping @Sendable () -> Void = {}
   ) throws {
     let policy = RequestPolicy(
       token: routes.token, port: port, maximumImportSize: routes.maximumImportSize)
@@ -129,11 +133,11 @@ final class InspectorServer: Sendable {
       automaticErrorHandling: true,
       shouldUpgrade: { channel, head in
         let request = RequestTarget(head.uri)
-        let origin = head.headers.first(name: "origin")
         // NB: a refused upgrade goes on to the HTTP handler, whose answer says why.
         guard head.method == .GET, request.path == "/socket", policy.hasOwnHost(head),
-          request.hasToken(routes.token), let origin, policy.origins.contains(origin)
+          request.hasToken(routes.token), policy.hasOwnOrigin(head)
         else { return channel.eventLoop.makeSucceededFuture(nil) }
+        proven()
         return channel.eventLoop.makeSucceededFuture(HTTPHeaders())
       },
       upgradePipelineHandler: { channel, _ in
@@ -143,7 +147,9 @@ final class InspectorServer: Sendable {
           try operations.addHandler(ClientFrameCheck())
           try operations.addHandler(
             NIOWebSocketFrameAggregator(
-              minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1 << 16,
+              // NB: one above the check's limit, so that the check, which says why, decides.
+              minNonFinalFragmentSize: 0,
+              maxAccumulatedFrameCount: ClientFrameCheck.maximumFragments + 1,
               maxAccumulatedFrameSize: hardFrameLimit(routes)))
           try operations.addHandler(
             WebSocketHandler(connection: connection, maximumMessageSize: routes.maximumMessageSize))
@@ -163,7 +169,8 @@ final class InspectorServer: Sendable {
         }
       ))
     try operations.addHandler(
-      HTTPHandler(routes: routes, policy: policy, limits: limits), name: httpHandlerName)
+      HTTPHandler(routes: routes, policy: policy, limits: limits, proven: proven),
+      name: httpHandlerName)
   }
 
   /// The largest frame read at all: a message above the routes' limit but below this is
@@ -213,10 +220,16 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
   /// The state's one timer: the head's deadline, the body's idle deadline, or the linger.
   private var deadline: Scheduled<Void>?
 
-  init(routes: InspectorRoutes, policy: RequestPolicy, limits: InspectorServerLimits) {
+  private let proven: @Sendable () -> Void
+
+  init(
+    routes: InspectorRoutes, policy: RequestPolicy, limits: InspectorServerLimits,
+    proven: @escaping @Sendable () -> Void = {}
+  ) {
     self.routes = routes
     self.policy = policy
     self.limits = limits
+    self.proven = proven
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
@@ -235,11 +248,26 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     context.fireChannelInactive()
   }
 
+  /// A request the parser could not read was answered 400 with "Connection: close" by the
+  /// pipeline's error handler: the connection is closed, as that answer says, instead of waiting
+  /// for the head's deadline (and a 408 after the 400).
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    guard error is HTTPParserError else {
+      context.fireErrorCaught(error)
+      return
+    }
+    deadline?.cancel()
+    deadline = nil
+    state = .refused
+    context.close(promise: nil)
+  }
+
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     let part = unwrapInboundIn(data)
     switch state {
     case .awaitingHead:
       guard case .head(let head) = part else { return }
+      if policy.hasOwnHost(head), RequestTarget(head.uri).hasToken(routes.token) { proven() }
       switch policy.check(head) {
       case .refuse(let response):
         refuse(response, to: head, context: context)
@@ -390,11 +418,7 @@ final class HTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     headers.add(name: "X-Content-Type-Options", value: "nosniff")
     // NB: the page's URL carries the token: no referrer, and nothing loaded from elsewhere.
     headers.add(name: "Referrer-Policy", value: "no-referrer")
-    headers.add(
-      name: "Content-Security-Policy",
-      value:
-        "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-        + "img-src data:; connect-src 'self'; form-action 'none'; frame-ancestors 'none'")
+    headers.add(name: "Content-Security-Policy", value: InspectorPage.contentSecurityPolicy)
     if response.contentType == "application/json", let head,
       RequestTarget(head.uri).path == "/export"
     {
@@ -446,27 +470,77 @@ final class PageConnection: Sendable {
   }
 }
 
-/// Fails the socket on a frame that RFC 6455 forbids a client: one that is not masked (1002).
+/// Fails the socket on a frame that RFC 6455 forbids a client (1002): one that is not masked,
+/// that sets a reserved bit (no extension is negotiated), that has a reserved opcode, a control
+/// frame that is fragmented or longer than 125 bytes, a continuation with no message to continue,
+/// or a new message before the last one's final fragment. A message of more than
+/// ``maximumFragments`` fragments fails it too (1009), instead of being dropped without a word.
 ///
 /// NB: it runs before the aggregator, which unmasks the fragments it joins: after it, every
-/// joined message looks unmasked.
+/// joined message looks unmasked. The aggregator never sees a frame it would refuse, so none of
+/// its errors is lost in the pipeline.
 final class ClientFrameCheck: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = WebSocketFrame
   typealias InboundOut = WebSocketFrame
   typealias OutboundOut = WebSocketFrame
 
+  /// The most fragments a message may come in.
+  static let maximumFragments = 1 << 16
+
   private var failed = false
+  /// How many fragments the message being received has so far; 0 between messages.
+  private var fragments = 0
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     guard !failed else { return }
-    guard unwrapInboundIn(data).maskKey != nil else {
+    let frame = unwrapInboundIn(data)
+    if let fault = fault(of: frame) {
       failed = true
-      closeSocket(
-        context: context, code: .protocolError,
-        reason: "A page's frames must be masked (RFC 6455, 5.1).")
+      closeSocket(context: context, code: fault.code, reason: fault.reason)
       return
     }
     context.fireChannelRead(data)
+  }
+
+  /// Why `frame` fails the socket, or nil when it is read; counts the message's fragments.
+  private func fault(of frame: WebSocketFrame) -> (code: WebSocketErrorCode, reason: String)? {
+    guard frame.maskKey != nil else {
+      return (.protocolError, "A page's frames must be masked (RFC 6455, 5.1).")
+    }
+    guard !frame.rsv1, !frame.rsv2, !frame.rsv3 else {
+      return (.protocolError, "No extension was agreed: reserved bits must be 0 (RFC 6455, 5.2).")
+    }
+    switch frame.opcode {
+    case .connectionClose, .ping, .pong:
+      guard frame.fin, frame.length <= 125 else {
+        return (
+          .protocolError,
+          "A control frame must be final and at most 125 bytes (RFC 6455, 5.5)."
+        )
+      }
+      return nil
+    case .text, .binary:
+      guard fragments == 0 else {
+        return (.protocolError, "A new message began before the last one's final fragment.")
+      }
+      fragments = frame.fin ? 0 : 1
+      return nil
+    case .continuation:
+      guard fragments > 0 else {
+        return (.protocolError, "A continuation frame came with no message to continue.")
+      }
+      fragments += 1
+      guard fragments <= Self.maximumFragments else {
+        return (
+          .messageTooLarge,
+          "A message may come in at most \(Self.maximumFragments) fragments."
+        )
+      }
+      if frame.fin { fragments = 0 }
+      return nil
+    default:
+      return (.protocolError, "The opcode \(frame.opcode) is reserved (RFC 6455, 5.2).")
+    }
   }
 }
 
@@ -523,8 +597,21 @@ final class WebSocketHandler: ChannelInboundHandler {
       }
       closing = true
       var data = frame.unmaskedData
-      let code = data.readSlice(length: 2) ?? context.channel.allocator.buffer(capacity: 0)
-      let close = WebSocketFrame(fin: true, opcode: .connectionClose, data: code)
+      // NB: a close is answered with its own code, unless the code is one a peer may not send,
+      // or its reason is not UTF-8 (RFC 6455, 5.5.1 and 7.4).
+      var answer = context.channel.allocator.buffer(capacity: 2)
+      if data.readableBytes == 1 {
+        answer.write(webSocketErrorCode: .protocolError)
+      } else if let code = data.readInteger(as: UInt16.self) {
+        if !Self.isValidCloseCode(code) {
+          answer.write(webSocketErrorCode: .protocolError)
+        } else if Self.text(data) == nil {
+          answer.write(webSocketErrorCode: .dataInconsistentWithMessage)
+        } else {
+          answer.writeInteger(code)
+        }
+      }
+      let close = WebSocketFrame(fin: true, opcode: .connectionClose, data: answer)
       let channel = context.channel
       context.writeAndFlush(wrapOutboundOut(close)).whenComplete { _ in
         channel.close(promise: nil)
@@ -537,6 +624,34 @@ final class WebSocketHandler: ChannelInboundHandler {
   func channelInactive(context: ChannelHandlerContext) {
     connection.continuation.finish()
     context.fireChannelInactive()
+  }
+
+  /// A message the aggregator could not join (larger in all than the hard limit) fails the
+  /// socket with 1009, instead of being dropped without a word. (The frame decoder's errors are
+  /// answered by NIO's own handler, before this one.)
+  func errorCaught(context: ChannelHandlerContext, error: any Error) {
+    guard let error = error as? NIOWebSocketFrameAggregator.Error else {
+      context.fireErrorCaught(error)
+      return
+    }
+    guard !closing else { return }
+    closing = true
+    if case .accumulatedFrameSizeIsTooLarge = error {
+      closeSocket(
+        context: context, code: .messageTooLarge, reason: "The message is too large to read.")
+    } else {
+      closeSocket(context: context, code: .protocolError, reason: "The frames broke RFC 6455.")
+    }
+  }
+
+  /// Whether a peer may close with `code`: the codes RFC 6455 defines for it (1000 to 1003,
+  /// 1007 to 1011), the ones registered since (1012 to 1014), and the ones for libraries and
+  /// applications (3000 to 4999).
+  static func isValidCloseCode(_ code: UInt16) -> Bool {
+    switch code {
+    case 1000...1003, 1007...1014, 3000...4999: return true
+    default: return false
+    }
   }
 
   /// The bytes as a string, or nil when they are not UTF-8.

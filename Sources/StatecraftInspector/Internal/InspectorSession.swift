@@ -1,14 +1,10 @@
-// Owns what the Inspector knows of the store while pages are connected: the timeline (the state
-// the session started from, and each step's action, origin and state), the pages, time travel
-// (a jump, and the way back to the live state), and the answers to the pages' messages and to
-// the export and import routes. It records only while a page is connected: with none, the store
-// has no step observer, and pays nothing.
 // Owns what the Inspector knows of the store while pages are connected: the timeline (each
 // step's action, and checkpoints to recompute states from: InspectorTimeline.swift), the pages,
 // what a page views (any step, without touching the store), "continue from here" and its undo
 // (the only ways a page changes the store's state), and the answers to the pages' messages and
-// to the export and import routes. It records only while a page is connected: with none, the
-// store has no step observer, and pays nothing.
+// to the export and import routes. It records only while a page is connected, or steps are set
+// aside (so that a page that reloads can still undo): otherwise the store has no step observer,
+// and pays nothing.
 import CustomDump
 import Foundation
 import Statecraft
@@ -144,7 +140,7 @@ final class InspectorSession<State, Action> {
   /// Starts recording when it is the first page; sends the page what happened so far; reads its
   /// messages until it disconnects.
   func connect(_ page: PageConnection) {
-    if pages.isEmpty {
+    if pages.isEmpty && !isRecording {
       guard startRecording() else {
         page.send(
           InspectorMessage.error(context: "connect", message: "The inspected store was released."))
@@ -169,7 +165,9 @@ final class InspectorSession<State, Action> {
 
   func disconnect(_ page: PageConnection) {
     guard pages.removeValue(forKey: ObjectIdentifier(page)) != nil else { return }
-    if pages.isEmpty { stopRecording() }
+    // NB: while steps are set aside, the timeline stays, so that a page that reloads (or the
+    // next one) can still undo the continue, and the app can keep them at quit.
+    if pages.isEmpty && branch == nil { stopRecording() }
     pageCountChanged()
   }
 
@@ -192,6 +190,7 @@ final class InspectorSession<State, Action> {
     recomputed = []
     start = .now
     sentCount = 0
+    sentFirstStep = 0
     needsCheckpoint = false
     checkpointInterval = limits.checkpointInterval
     sharedChangesAfterLastStep = sharedChangeCount()
@@ -264,7 +263,6 @@ final class InspectorSession<State, Action> {
       toAtMost: limits.maximumSteps, keepingFrom: branch?.from ?? timeline.lastStep)
     {
       recomputed.removeAll { $0.step < timeline.firstStep }
-      trimmedFirstStep = timeline.firstStep
     }
     guard !flushScheduled else { return }
     flushScheduled = true
@@ -272,19 +270,31 @@ final class InspectorSession<State, Action> {
     Task { @MainActor [weak self] in self?.flush() }
   }
 
-  /// The first step kept, when older ones were dropped since the last flush.
-  private var trimmedFirstStep: Int?
+  /// The first step of the window the pages were last told of.
+  private var sentFirstStep = 0
+
+  /// The first step the pages see (see ``InspectorTimeline/windowStart(maximumSteps:)``).
+  private var windowStart: Int {
+    timeline?.windowStart(maximumSteps: limits.maximumSteps) ?? 0
+  }
+
+  /// Whether a page may view `step`: it is in the window.
+  private func isViewable(_ step: Int) -> Bool {
+    guard let timeline else { return false }
+    return (windowStart...timeline.lastStep).contains(step)
+  }
 
   /// Sends the pages the steps they have not seen, in order.
   func flush() {
     flushScheduled = false
     guard let timeline else { return }
-    if let first = trimmedFirstStep {
-      trimmedFirstStep = nil
+    let first = windowStart
+    if first != sentFirstStep {
+      sentFirstStep = first
       broadcast(InspectorMessage.trimmed(firstStep: first))
     }
     guard sentCount < timeline.lastStep else { return }
-    let from = max(sentCount, timeline.firstStep) + 1
+    let from = max(sentCount, first) + 1
     sentCount = timeline.lastStep
     for message in stepMessages(from...timeline.lastStep, in: timeline) { broadcast(message) }
   }
@@ -309,11 +319,11 @@ final class InspectorSession<State, Action> {
     guard let timeline else { return }
     var messages = [
       InspectorMessage.timeline(
-        firstStep: timeline.firstStep, stepCount: sentCount,
+        firstStep: windowStart, stepCount: sentCount,
         branch: branch.map { ($0.from, $0.steps.count) }, note: note)
     ]
-    if sentCount > timeline.firstStep {
-      messages += stepMessages((timeline.firstStep + 1)...sentCount, in: timeline)
+    if sentCount > windowStart {
+      messages += stepMessages((windowStart + 1)...sentCount, in: timeline)
     }
     for page in pages {
       for message in messages { page.send(message) }
@@ -410,19 +420,19 @@ final class InspectorSession<State, Action> {
       return InspectorMessage.error(context: context, message: "No session is being recorded.")
     }
     let dropped =
-      step < timeline.firstStep && step >= 0
+      step < windowStart && step >= 0
       ? " Older steps were dropped: the timeline keeps at most \(limits.maximumSteps) steps." : ""
     return InspectorMessage.error(
       context: context,
       message:
-        "There is no step \(step): the timeline has steps \(timeline.firstStep) to \(timeline.lastStep).\(dropped)"
+        "There is no step \(step): the timeline has steps \(windowStart) to \(timeline.lastStep).\(dropped)"
     )
   }
 
   private func detail(_ step: Int, viewing: Bool, context: String, page: PageConnection)
     -> String?
   {
-    guard let timeline, timeline.contains(step), let current = rootState(at: step),
+    guard let timeline, isViewable(step), let current = rootState(at: step),
       let state = feature.featureState(current.rootState)
     else {
       page.send(noSuchStep(step, context: context))
@@ -464,7 +474,7 @@ final class InspectorSession<State, Action> {
   /// Puts the store at `step`, setting aside the steps after it, which `undoContinue` puts
   /// back: the one way a page changes the store's state, and only when asked.
   private func continueFrom(_ step: Int, page: PageConnection) {
-    guard var timeline = self.timeline, timeline.contains(step) else {
+    guard var timeline = self.timeline, isViewable(step) else {
       page.send(noSuchStep(step, context: "continue"))
       return
     }
@@ -605,6 +615,20 @@ final class InspectorSession<State, Action> {
   /// time: from the first step the timeline keeps, each step's state recomputed in order.
   func exportData() throws(ExportError) -> Data {
     guard let timeline else { throw .noSession }
+    return try exportData(of: timeline)
+  }
+
+  /// The session as "undo continue" would make it, in the format of ``exportData()``: the
+  /// steps up to the last "continue from here", then the ones it set aside. Nil when no step is
+  /// set aside.
+  func setAsideData() throws(ExportError) -> Data? {
+    guard var timeline, let branch else { return nil }
+    _ = timeline.cut(after: branch.from)
+    timeline.restore(branch)
+    return try exportData(of: timeline)
+  }
+
+  private func exportData(of timeline: InspectorTimeline<Action>) throws(ExportError) -> Data {
     guard canExport else { throw .notEncodable("\(State.self) or \(Action.self)") }
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]

@@ -8,8 +8,8 @@
 // goes and the interval doubles, so that a large state costs a bounded number of copies, and a
 // recomputed step runs at most a few thousand actions. A checkpoint made because the state
 // changed outside the reducer is pinned: the steps after it can't be recomputed without it. The
-// timeline is a window: past its maximum number of steps, the oldest are dropped, a checkpoint
-// at a time.
+// timeline is a window: past its maximum number of steps, the oldest leave the window at once,
+// and are dropped from memory a checkpoint at a time.
 import Foundation
 import Statecraft
 
@@ -62,6 +62,11 @@ struct InspectorTimeline<Action> {
 
   /// Whether the timeline has a state for `step`.
   func contains(_ step: Int) -> Bool { (firstStep...lastStep).contains(step) }
+
+  /// The first step the pages see, with at most `maximumSteps` steps after it. The window is
+  /// hard: the steps before it may still be kept, until a checkpoint lets them go, to
+  /// recompute the ones after, but they are neither listed nor viewed.
+  func windowStart(maximumSteps: Int) -> Int { max(firstStep, lastStep - maximumSteps) }
 
   /// Step `number` (`firstStep + 1 ... lastStep`).
   func step(_ number: Int) -> Step? {

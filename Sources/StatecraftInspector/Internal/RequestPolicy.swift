@@ -1,6 +1,6 @@
 // Owns the checks an HTTP request passes before the server reads a byte of its body, in the
-// order the design sets: its method, its Host, its token, its route, then the size its head
-// declares. It is pure: it reads a request's head and says what to do; the HTTP handler
+// order the design sets: its method, its Host, its token, its route (and an import's Origin),
+// then the size its head declares. It is pure: it reads a request's head and says what to do; the HTTP handler
 // (InspectorServer.swift) carries that out and counts a body that declares no size.
 import NIOHTTP1
 
@@ -94,6 +94,17 @@ struct RequestPolicy: Sendable {
       return .refuse(
         .text(.notFound, "Not found: the inspector serves /, /export, /import and /socket."))
     }
+    // NB: a browser sends the Origin of every POST; a client that is no browser may send none.
+    // A site that learned the token can make a browser post, but not from the page's Origin.
+    if route == .importSession, !head.headers["origin"].isEmpty, !hasOwnOrigin(head) {
+      return .refuse(
+        .text(
+          .forbidden,
+          """
+          The import was refused: a session is imported from the inspector's own page, whose \
+          Origin is \(origins.joined(separator: " or ")) (one Origin header, or none).
+          """))
+    }
     let limit = bodyLimit(of: route)
     let lengths = head.headers["content-length"]
     if !lengths.isEmpty {
@@ -125,6 +136,13 @@ struct RequestPolicy: Sendable {
       This inspector imports sessions of at most \(maximumImportSize) bytes, and this one is \
       \(size.map { "\($0) bytes" } ?? "larger"). Raise maximumImportSize in its configuration.
       """)
+  }
+
+  /// Whether the request carries one `Origin`, and it is a page of the server's own. (A request
+  /// with two is refused whatever the first says.)
+  func hasOwnOrigin(_ head: HTTPRequestHead) -> Bool {
+    let values = head.headers["origin"]
+    return values.count == 1 && origins.contains(values[0])
   }
 
   /// Whether the request carries one `Host`, and it is the server's own address.

@@ -89,6 +89,18 @@ extension Engine {
       #expect(FactsService.fact(about: 9) == "9 is the square of 3.")
       #expect(FactsService.fact(about: 12) == "12 is even and has 6 divisors.")
       #expect(FactsService.fact(about: 15) == "15 is odd and has 4 divisors.")
+      #expect(FactsService.fact(about: 20) == "20 is even and has 6 divisors.")
+    }
+
+    /// A fact is asked of any number, not only of the counter's range: a negative one trapped
+    /// (`2..<number`) and a huge one took minutes.
+    @Test func aFactIsToldOfAnyNumberAtOnce() {
+      #expect(FactsService.fact(about: -5) == "-5 is negative.")
+      #expect(FactsService.fact(about: .min) == "\(Int.min) is negative.")
+      #expect(FactsService.fact(about: .max) == "\(Int.max) is odd and above a trillion.")
+      #expect(FactsService.fact(about: 999_999_999_989) == "999999999989 is a prime.")
+      #expect(
+        FactsService.fact(about: 1_000_000_000_000) == "1000000000000 is the square of 1000000.")
     }
   }
 }

@@ -88,6 +88,18 @@ extension Engine {
       await store.finish()
     }
 
+    /// A page number out of range (below 0, past the last, near `Int.max`) is an empty last
+    /// page, not a trap.
+    @Test func aPageOutOfRangeIsEmpty() {
+      for page in [-1, Int.min, 9, 1_000, Int.max / 8 + 1, Int.max] {
+        #expect(
+          PageService.page(PageRequest(query: "", page: page)) == Page(items: [], hasMore: false),
+          "page \(page)")
+      }
+      #expect(PageService.page(PageRequest(query: "", page: 8)).items.count == 8)
+      #expect("\(PageRequest(query: "", page: .max))" == "page after \(Int.max)")
+    }
+
     @Test func theLastPageEndsTheList() async {
       let store = makeStore()
       let query = "teal"

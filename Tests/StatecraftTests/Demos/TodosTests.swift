@@ -47,6 +47,22 @@ extension Engine {
       #expect(try savedTodos() == [milk])
     }
 
+    /// The Inspector's send box and a replayed recording can send any value: the reducer keeps
+    /// the sync's percent within 0...100 and its count from 0, and the sync line draws any
+    /// status (a percent of 110 drew a bar of -1 cells, and crashed the app).
+    @Test func anyProgressOrCountIsKeptInRangeAndAnyStatusIsDrawn() async {
+      let store = makeStore()
+      await store.send(.syncProgressed(percent: 110)) { $0.sync = .syncing(percent: 100) }
+      await store.send(.syncProgressed(percent: .min)) { $0.sync = .syncing(percent: 0) }
+      await store.send(.syncProgressed(percent: .max)) { $0.sync = .syncing(percent: 100) }
+      await store.send(.syncFinished(count: -3)) { $0.sync = .synced(count: 0) }
+      #expect(SyncStatus.syncing(percent: 110).line == "sync ########## 100%")
+      #expect(SyncStatus.syncing(percent: -5).line == "sync .......... 0%")
+      #expect(SyncStatus.syncing(percent: .min).line == "sync .......... 0%")
+      #expect(SyncStatus.syncing(percent: 45).line == "sync ####...... 45%")
+      #expect(SyncStatus.synced(count: .max).line == "synced \(Int.max) todos")
+    }
+
     @Test func idsReadFromAFileNeverOverflow() async throws {
       let last = Todo(id: .max, title: "Last")
       let store = makeStore([Todo(id: 1, title: "First"), last])

@@ -28,6 +28,22 @@ extension Engine {
           (2, .element(of: ["", "m", "mi", "tea"]).map(Todos.Action.searchChanged)),
           (1, .constant(.syncTapped)),
           (1, .constant(.cancelSyncTapped)),
+          // NB: values no effect sends but the Inspector's send box and a recording can: out of
+          // range, huge, empty, very long.
+          (
+            1,
+            .element(of: [-1, 110, Int.min, Int.max]).map {
+              Todos.Action.syncProgressed(percent: $0)
+            }
+          ),
+          (1, .element(of: [-3, Int.max]).map { Todos.Action.syncFinished(count: $0) }),
+          (1, .element(of: [Int.min, -1, Int.max]).map { Todos.Action.toggle(id: $0) }),
+          (
+            1,
+            .element(of: ["", String(repeating: "é", count: Todo.titleLimit + 1)]).map {
+              Todos.Action.add($0)
+            }
+          ),
         ]),
         options: ExplorationOptions(seed: 2026, sessions: 1_000),
         // NB: quitting stops the sync and the search: nothing may run after it.
@@ -47,6 +63,14 @@ extension Engine {
           todos.allSatisfy { $0.id < state.nextID }, "no todo's id will be given again")
         try invariant(
           state.undoStack.count <= Todos.undoLimit, "the undo history stays within its limit")
+        if case .syncing(let percent) = state.sync {
+          try invariant((0...100).contains(percent), "the sync's percent is within 0...100")
+        }
+        if case .synced(let count) = state.sync {
+          try invariant(count >= 0, "the synced count is not negative")
+        }
+        // NB: the line the apps draw, for every state a session reaches.
+        _ = state.sync.line
       }
       #expect(report.failure == nil)
     }
