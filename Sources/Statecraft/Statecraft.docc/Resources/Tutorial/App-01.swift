@@ -8,7 +8,7 @@ func runCounter() async throws {
   }
   #if DEBUG
     let inspector = try await Inspector(store: store)
-    print("Inspect at \(inspector.url)")   // open it in a browser on this machine
+    print("Inspect at \(inspector.url)")  // open it in a browser on this machine
   #endif
 
   // … the app runs, sending actions to `store` …

@@ -19,5 +19,5 @@ import Testing
   await store.receive(.factResponse("0 is a good number.")) {
     $0.fact = "0 is a good number."
   }
-  await store.finish()   // fails if an effect still runs or an action was not asserted
+  await store.finish()  // fails if an effect still runs or an action was not asserted
 }
