@@ -52,7 +52,10 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         .product(name: "OrderedCollections", package: "swift-collections"),
-      ]
+      ],
+      // NB: the privacy manifest an App Store build needs: the required-reason APIs Statecraft
+      // uses (UserDefaults for `.appStorage`, file timestamps for `.fileStorage`).
+      resources: [.copy("PrivacyInfo.xcprivacy")]
     ),
     .target(
       name: "StatecraftTesting",
