@@ -28,13 +28,12 @@ let package = Package(
     .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/swift-concurrency-extras", from: "1.4.3"),
     .package(url: "https://github.com/pointfreeco/swift-custom-dump", from: "1.3.3"),
-    // NB: only the `Dependencies` product, whose graph has no swift-syntax (its macros are a
-    // product of their own). The traits leave out CombineSchedulers and FoundationNetworking,
-    // which the core doesn't need (an app that wants `mainQueue` or `urlSession` enables them in
-    // its own manifest: SwiftPM unites the traits a graph asks for).
-    .package(
-      url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1",
-      traits: ["Clocks", "Foundation"]),
+    // NB: with its default traits, as a user's app depends on it: SwiftPM fails to resolve a
+    // graph where one package enables a dependency's trait and another leaves it off, so a
+    // narrower trait list here breaks the graph of every app that also depends on
+    // swift-dependencies (`.ci/check-user-package` builds such an app). Only the `Dependencies`
+    // product is used, whose graph has no swift-syntax (its macros are a product of their own).
+    .package(url: "https://github.com/pointfreeco/swift-dependencies", from: "1.17.1"),
     .package(url: "https://github.com/pointfreeco/swift-identified-collections", from: "1.1.1"),
     .package(url: "https://github.com/pointfreeco/xctest-dynamic-overlay", from: "1.13.1"),
     // NB: a command plugin only (`swift package generate-documentation`): it is not in any
@@ -53,7 +52,10 @@ let package = Package(
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "IssueReporting", package: "xctest-dynamic-overlay"),
         .product(name: "OrderedCollections", package: "swift-collections"),
-      ]
+      ],
+      // NB: the privacy manifest an App Store build needs: the required-reason APIs Statecraft
+      // uses (UserDefaults for `.appStorage`, file timestamps for `.fileStorage`).
+      resources: [.copy("PrivacyInfo.xcprivacy")]
     ),
     .target(
       name: "StatecraftTesting",
@@ -77,7 +79,7 @@ let package = Package(
       name: "StatecraftTestGenerator",
       dependencies: ["Statecraft"]
     ),
-    // NB: explores features for tests (issue 28); no product of the core depends on it.
+    // NB: explores features for tests; no product of the core depends on it.
     .target(
       name: "StatecraftExploration",
       dependencies: [

@@ -105,12 +105,10 @@ extension Engine {
       await loop.value
     }
 
-    /// The dependency pattern of the Testing article: a struct of closures with live and test
-    /// values, and a clock.
+    /// The README's first feature: a struct of closures for the dependency, and a clock.
     struct FactClient: Sendable {
       var fetch: @Sendable (Int) async throws -> String
 
-      static func test(fact: String) -> FactClient { FactClient { _ in fact } }
     }
 
     struct Counter: Reducer {
@@ -150,7 +148,7 @@ extension Engine {
     @Test func theTestingTourPasses() async {
       let clock = TestClock()
       let store = TestStore(initialState: Counter.State()) {
-        Counter(facts: .test(fact: "1 is a number"), clock: clock)
+        Counter(facts: FactClient { _ in "1 is a number" }, clock: clock)
       }
       await store.send(.increment) { $0.count = 1 }
       await store.send(.factButtonTapped) { $0.isLoading = true }

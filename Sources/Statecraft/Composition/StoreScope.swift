@@ -1,6 +1,6 @@
 // Owns the ways of asking a store for a child store of part of its state, and the cache of the
 // child stores it made. The overloads differ in what they mean, not only in how they are spelled,
-// so none is folded into another (issue 26 asked to fold the ones that differ in spelling only):
+// so none is folded into another (only overloads that differ in spelling alone may be folded):
 //
 // - The state: a key path (the child store is cached, identified by the path) or a closure (a new
 //   store at each call, since a closure has no identity). A key path literal also converts to a

@@ -240,7 +240,7 @@ final class Explorer<State, Action> {
 
   /// Lets the work that can run, run: yields until eight yields in a row change nothing in the
   /// store: fewer than a test store's twenty, because a session settles after most of its steps
-  /// and the yields are most of its cost (BENCHMARKS.md, X1).
+  /// and the yields are most of a step's cost.
   func settle(_ store: Store<State, Action>) async {
     await store.runtime.settle(quietYields: 8)
   }
