@@ -88,6 +88,21 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     self.init(state: toChildState, action: AnyCasePath(toChildAction), child: child)
   }
 
+  /// Scopes `child` to the state at a key path and the actions of the case at `action`: TCA's
+  /// spelling without the `state:` label.
+  ///
+  /// ```swift
+  /// Scope(\.syncUpsList, action: \.syncUpsList) { SyncUpsList() }
+  /// ```
+  @inlinable
+  public init<ChildState, ChildAction>(
+    _ toChildState: WritableKeyPath<ParentState, ChildState>,
+    action toChildAction: CaseKeyPath<ParentAction, ChildAction>,
+    @ReducerBuilder<ChildState, ChildAction> _ child: () -> Child
+  ) where Child.State == ChildState, Child.Action == ChildAction {
+    self.init(state: toChildState, action: AnyCasePath(toChildAction), child: child)
+  }
+
   /// Scopes `child` to one case of an enum state: it runs while the state is in that case.
   ///
   /// ```swift

@@ -172,7 +172,10 @@ public final class SharedChangeTracker: @unchecked Sendable {
       \(indented)
 
       (Expected: −, Actual: +) Assert it in the closure of the 'send' or 'receive' that changed \
-      it, as state: '$0.settings.theme = .dark'.
+      it: through the state when the state holds it ('$0.$items.withLock { $0.append(item) }'), \
+      or through any 'Shared' of the same key, such as one the test declared \
+      ('@Shared(\(reference.keyDescription)) var items', then '$items.withLock { ... }' in the \
+      closure).
       """
   }
 }
