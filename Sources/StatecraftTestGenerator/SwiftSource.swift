@@ -89,6 +89,11 @@ extension TestGenerator {
     case let decimal as Decimal:
       out += "Decimal(string: \(quoted("\(decimal)")))!"
       return
+    case let text as TextState:
+      // NB: a string, which alerts, dialogs and buttons take as verbatim text: equal to the
+      // text it renders.
+      out += quoted(String(state: text))
+      return
     case let shared as any SharedValue:
       out += "Shared(value: "
       write(shared.currentValue, to: &out)

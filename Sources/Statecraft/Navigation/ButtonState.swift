@@ -166,6 +166,17 @@ public enum ButtonStateBuilder<Action> {
   }
 }
 
+extension ButtonState: CustomReflectable {
+  /// Its role, action and label, and its animation when it has one: what a generated test
+  /// writes as `ButtonState(role:action:label:)`.
+  public var customMirror: Mirror {
+    var children: [Mirror.Child] = [("role", role as Any), ("action", action as Any)]
+    if let animation { children.append(("animation", animation)) }
+    children.append(("label", label))
+    return Mirror(self, children: children, displayStyle: .struct)
+  }
+}
+
 extension ButtonState: Equatable where Action: Equatable {}
 extension ButtonState: Hashable where Action: Hashable {}
 extension ButtonState: Sendable where Action: Sendable {}
