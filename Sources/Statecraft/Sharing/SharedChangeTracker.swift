@@ -166,6 +166,8 @@ public final class SharedChangeTracker: @unchecked Sendable {
   ) -> String {
     let indented = difference.split(separator: "\n", omittingEmptySubsequences: false)
       .map { "  " + $0 }.joined(separator: "\n")
+    // NB: a value made with `Shared(value:)` has no key to declare it by.
+    let keyed = !reference.keyDescription.hasPrefix("(")
     return """
       \(headline) Shared<\(reference.valueType)>\(reference.keyDescription)
 
@@ -173,9 +175,7 @@ public final class SharedChangeTracker: @unchecked Sendable {
 
       (Expected: −, Actual: +) Assert it in the closure of the 'send' or 'receive' that changed \
       it: through the state when the state holds it ('$0.$items.withLock { $0.append(item) }'), \
-      or through any 'Shared' of the same key, such as one the test declared \
-      ('@Shared(\(reference.keyDescription)) var items', then '$items.withLock { ... }' in the \
-      closure).
+      or through any 'Shared' of the same \(keyed ? "key, such as one the test declared ('@Shared(\(reference.keyDescription)) var items', then '$items.withLock { ... }' in the closure)" : "value the test holds ('$items.withLock { ... }' in the closure)").
       """
   }
 }
