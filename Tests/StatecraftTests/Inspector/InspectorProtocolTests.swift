@@ -37,8 +37,10 @@ extension Engine {
     /// A local process that holds every slot with connections that never show the token can't
     /// keep a page out: a newcomer takes the oldest unproven connection's slot.
     @Test func connectionsWithoutTheTokenCantKeepAPageOut() async throws {
+      // NB: a head deadline far past the test, so that only the eviction can close the silent
+      // connections (a 408 would free a slot too, on a slow machine, and hide a fault).
       let (store, inspector) = try await makeInspector(
-        InspectorConfiguration(maximumConnections: 2))
+        InspectorConfiguration(maximumConnections: 2, requestHeadTimeout: .seconds(3_600)))
       let port = inspector.port
       try await WireClient.withConnection(port: port) { first in
         try await WireClient.withConnection(port: port) { _ in
