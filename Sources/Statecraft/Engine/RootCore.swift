@@ -6,6 +6,7 @@
 // effects with.
 import ConcurrencyExtras
 import Dependencies
+import IssueReporting
 
 /// The root of a store tree: owns the state and the reducer, and runs the send loop.
 @MainActor
@@ -67,7 +68,13 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     self.reduction = reduction
     self.reduceWithoutEffects = reduceWithoutEffects
     self.storeRuntime = runtime
-    self.dependencies = DependencyValues._current
+    var dependencies = DependencyValues._current
+    // NB: in a test, the stack id source is the test's own counter, which swift-dependencies
+    // finds through its per-test cache; that lookup asks the test framework for the current
+    // test (a `dlopen` on Linux, very slow under the thread sanitizer). Stored in the store's
+    // values, it is found without the cache at every push and every new stack the store makes.
+    if isTesting { dependencies.stackElementID = dependencies.stackElementID }
+    self.dependencies = dependencies
     self.effects = runtime.effects
     self.childInstances = runtime.effects.childInstances
     self.stepObservers = runtime.stepObservers
