@@ -40,7 +40,9 @@ public struct SharedDefaults: Sendable {
   /// The value stored under `key`, if it is a `Value`.
   public func value<Value>(forKey key: String, as type: Value.Type = Value.self) -> Value? {
     if let defaults = backing.userDefaults { return defaults.object(forKey: key) as? Value }
-    return backing.memory?.value[key] as? Value
+    let stored = backing.memory?.value[key]
+    if let held = stored as? HeldBytes { return held.data as? Value }
+    return stored as? Value
   }
 
   /// Stores `value` under `key` (nil removes it).
@@ -48,7 +50,9 @@ public struct SharedDefaults: Sendable {
     if let defaults = backing.userDefaults {
       defaults.set(value, forKey: key)
     } else {
-      backing.memory?.withValue { $0[key] = value }
+      // NB: `Data` is held as `HeldBytes`, which the leak sanitizer can follow to its buffer.
+      let held: (any Sendable)? = (value as? Data).map(HeldBytes.init) ?? value
+      backing.memory?.withValue { $0[key] = held }
     }
   }
 }

@@ -15,7 +15,7 @@ final class SharedFile: @unchecked Sendable {
   private let lock = NSLock()
   private let writeLock = NSLock()
   /// The file's contents as last read or written (`.some(nil)`: there was no file).
-  private var known: Data?? = nil
+  private var known: HeldBytes?? = nil
   private var stamp: [Int] = []
   /// The write waiting for its delay: it encodes the value when it runs, so that a burst of
   /// changes costs one encoding, not one per change.
@@ -56,7 +56,7 @@ final class SharedFile: @unchecked Sendable {
       throw error
     }
     lock.withLock {
-      known = .some(data)
+      known = .some(data.map(HeldBytes.init))
       self.stamp = stamp
     }
     return data
@@ -92,7 +92,7 @@ final class SharedFile: @unchecked Sendable {
   private func writeFromTimer() -> Bool {
     writeLock.lock()
     defer { writeLock.unlock() }
-    let taken = lock.withLock { () -> (Encode, Data??, URL?)? in
+    let taken = lock.withLock { () -> (Encode, HeldBytes??, URL?)? in
       guard let pending, blocked == nil else {
         timer = nil
         return nil
@@ -127,7 +127,7 @@ final class SharedFile: @unchecked Sendable {
 
   /// Writes what `encode` makes to the file if it is still `expected`, else beside it; tells
   /// the subscribers of a failure. Runs under `writeLock`.
-  private func write(_ encode: Encode, expected: Data??, copy: URL?) {
+  private func write(_ encode: Encode, expected: HeldBytes??, copy: URL?) {
     let failure: (any Error)?
     var data = Data()
     do throws(FileStorageError) {
@@ -136,9 +136,10 @@ final class SharedFile: @unchecked Sendable {
         try files.replace(copy, with: data, ifUnchangedFrom: nil)
         failure = nil
       } else {
-        try files.replace(url, with: data, ifUnchangedFrom: expected ?? .some(nil))
+        let unchanged: HeldBytes? = expected ?? nil
+        try files.replace(url, with: data, ifUnchangedFrom: .some(unchanged?.data))
         lock.withLock {
-          known = .some(data)
+          known = .some(HeldBytes(data))
           stamp = files.stamp(of: url)
         }
         failure = nil
@@ -253,11 +254,11 @@ final class SharedFile: @unchecked Sendable {
     lock.withLock { self.stamp = stamp }
     // NB: a pending write of ours finds the change when it checks the file, and saves beside
     // it: neither side is lost.
-    guard pending == nil, known != .some(data) else { return nil }
+    guard pending == nil, known != .some(HeldBytes(data)) else { return nil }
     do {
       let value = try decode(data)
       lock.withLock {
-        self.known = .some(data)
+        self.known = .some(HeldBytes(data))
         blocked = nil
       }
       return .success(value)

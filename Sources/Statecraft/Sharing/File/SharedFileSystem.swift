@@ -10,7 +10,7 @@ public struct SharedFileSystem: Sendable {
   }
 
   struct MemoryFile: Sendable {
-    var data: Data
+    var bytes: HeldBytes
     var generation: Int
   }
 
@@ -44,7 +44,7 @@ public struct SharedFileSystem: Sendable {
         throw .unreadable(path: url.path, reason: error.reason)
       }
     case .memory(let files):
-      guard let data = files.value[url.path]?.data else { return nil }
+      guard let data = files.value[url.path]?.bytes.data else { return nil }
       if data.count > limit { throw .tooLarge(path: url.path, size: data.count, limit: limit) }
       return data
     }
@@ -66,7 +66,7 @@ public struct SharedFileSystem: Sendable {
     case .memory(let files):
       files.withValue { files in
         let generation = (files[url.path]?.generation ?? 0) + 1
-        files[url.path] = data.map { MemoryFile(data: $0, generation: generation) }
+        files[url.path] = data.map { MemoryFile(bytes: HeldBytes($0), generation: generation) }
       }
     }
   }
@@ -125,9 +125,9 @@ public struct SharedFileSystem: Sendable {
       }
     case .memory(let files):
       let changed = files.withValue { files -> Bool in
-        if let expected, files[url.path]?.data != expected { return true }
+        if let expected, files[url.path]?.bytes != expected.map(HeldBytes.init) { return true }
         let generation = (files[url.path]?.generation ?? 0) + 1
-        files[url.path] = MemoryFile(data: data, generation: generation)
+        files[url.path] = MemoryFile(bytes: HeldBytes(data), generation: generation)
         return false
       }
       if changed { throw .changedOnDisk(path: url.path) }
@@ -141,6 +141,21 @@ public struct SharedFileSystem: Sendable {
     case .memory(let files): return files.value[url.path] != nil
     }
   }
+}
+
+/// A file's contents, held for as long as a storage lives (what a file key last read or wrote,
+/// a file of an in-memory file system).
+///
+/// NB: an array, not `Data`: `Data` keeps its buffer's address with its case in the address's
+/// spare bits, where the leak sanitizer can't see it. A storage that lives to the exit (a
+/// test's, which swift-dependencies' per-test cache keeps) then has its files reported as
+/// leaked by `swift test --sanitize=address`, in our suite and in our users'.
+struct HeldBytes: Equatable, Sendable {
+  let bytes: [UInt8]
+
+  init(_ data: Data) { bytes = Array(data) }
+
+  var data: Data { Data(bytes) }
 }
 
 /// Why a file-backed shared value could not be loaded or saved. Each message names the file,
