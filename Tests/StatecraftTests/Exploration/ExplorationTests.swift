@@ -232,6 +232,61 @@ extension Engine {
       }
     }
 
+    @Test func advancesTooShortAloneAreMergedWhateverTheSeed() async throws {
+      // NB: with one-second advances only, the toast hides three advances after it shows: no
+      // session fails with fewer steps than `notify, notify` and one advance of three seconds,
+      // which only merging advances reaches.
+      for seed: UInt64 in 1...8 {
+        let report = await explore(
+          initialState: ToastQueue.State(),
+          reducer: { ToastQueue() },
+          actions: Self.toastActions,
+          options: ExplorationOptions(seed: seed, sessions: 100, clockAdvances: [.seconds(1)]),
+          reportsFailure: false,
+          invariants: Self.toastInvariants)
+        let failure = try #require(report.failure, "seed \(seed)")
+        #expect(
+          failure.steps == [
+            .send(.notify), .send(.notify), .advanceClock(by: .seconds(3), order: 0),
+          ],
+          "seed \(seed)")
+      }
+    }
+
+    static let uploadSheetActions = ActionGenerator<UploadSheet.Action>.weighted([
+      (2, .constant(.open)),
+      (1, .constant(.close)),
+    ])
+
+    @Test func anEffectThatOutlivesItsSheetShrinksToOpenCloseAndOneAdvance() async throws {
+      for seed: UInt64 in 1...8 {
+        let report = await explore(
+          initialState: UploadSheet.State(),
+          reducer: { UploadSheet() },
+          actions: Self.uploadSheetActions,
+          options: ExplorationOptions(seed: seed, sessions: 100),
+          reportsFailure: false,
+          invariants: { _ in })
+        let failure = try #require(report.failure, "seed \(seed)")
+        guard case .runtimeIssue = failure.reason else {
+          Issue.record("seed \(seed): \(failure.reason)")
+          continue
+        }
+        #expect(failure.steps.count == 3, "seed \(seed): \(failure.steps)")
+        #expect(Array(failure.steps.prefix(2)) == [.send(.open), .send(.close)], "seed \(seed)")
+      }
+    }
+
+    @Test func aSheetThatOwnsItsUploadPasses() async {
+      let report = await explore(
+        initialState: UploadSheet.State(),
+        reducer: { UploadSheet(uploadOutlivesSheet: false) },
+        actions: Self.uploadSheetActions,
+        options: ExplorationOptions(seed: 1, sessions: 100),
+        invariants: { _ in })
+      #expect(report.failure == nil)
+    }
+
     @Test func theCorrectToastQueuePasses() async {
       let report = await explore(
         initialState: ToastQueue.State(),

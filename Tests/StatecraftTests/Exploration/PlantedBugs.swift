@@ -295,3 +295,71 @@ struct ToastQueue: Reducer {
     }
   }
 }
+
+/// A parent that presents a sheet which uploads for two seconds as it opens. The bug: the parent
+/// runs the upload, so it is not the sheet's effect, outlives it, and answers a closed sheet.
+struct UploadSheet: Reducer {
+  struct State: Equatable {
+    var sheet: Sheet.State?
+  }
+
+  enum Action: Equatable, Sendable {
+    case open
+    case close
+    case sheet(Sheet.Action)
+
+    static let sheetCase = AnyCasePath<Action, Sheet.Action>(
+      embed: Action.sheet,
+      extract: { if case .sheet(let action) = $0 { action } else { nil } })
+  }
+
+  struct Sheet: Reducer {
+    struct State: Equatable {
+      var uploaded = false
+    }
+
+    enum Action: Equatable, Sendable {
+      case upload
+      case uploaded
+    }
+
+    @Dependency(\.continuousClock) var clock
+
+    func reduce(into state: inout State, action: Action) -> Effect<Action> {
+      switch action {
+      case .upload:
+        return .run { [clock] send in
+          try await clock.sleep(for: .seconds(2))
+          await send(.uploaded)
+        }
+      case .uploaded:
+        state.uploaded = true
+        return .none
+      }
+    }
+  }
+
+  var uploadOutlivesSheet = true
+  @Dependency(\.continuousClock) var clock
+
+  var body: some Reducer<State, Action> {
+    Reduce { state, action in
+      switch action {
+      case .open:
+        guard state.sheet == nil else { return .none }
+        state.sheet = Sheet.State()
+        guard uploadOutlivesSheet else { return .send(.sheet(.upload)) }
+        return .run { [clock] send in
+          try await clock.sleep(for: .seconds(2))
+          await send(.sheet(.uploaded))
+        }
+      case .close:
+        state.sheet = nil
+        return .none
+      case .sheet:
+        return .none
+      }
+    }
+    .ifLet(\.sheet, action: Action.sheetCase) { Sheet() }
+  }
+}
