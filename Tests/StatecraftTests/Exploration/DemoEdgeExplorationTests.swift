@@ -77,7 +77,7 @@ extension Engine {
         initialState: TodosNavigation.State(list: Todos.State()),
         reducer: { TodosNavigation { Todos() } },
         actions: Self.todosActions,
-        options: ExplorationOptions(seed: 41, sessions: 100),
+        options: ExplorationOptions(seed: 41, sessions: 60),
         // NB: quitting stops the sync and the search: nothing may run after it.
         sessionEnd: .teardown([.list(.quit)]),
         test: TestGenerator.Configuration(
