@@ -198,6 +198,11 @@ let package = Package(
         "StatecraftInspector",
         "StatecraftTestGenerator",
         "TodosFeature",
+        // NB: the demos' executables, whose screens the tests draw from every state that
+        // exploration reaches (`@testable import todos`).
+        "counter",
+        "paging",
+        "todos",
         // NB: the `@CasePathable` macro, in the tests only: it builds swift-syntax, which no
         // product's build graph may (`.ci/run` checks the core products'). The tests show that
         // case key paths the macro writes work where hand-written ones do.

@@ -66,9 +66,9 @@ final class CounterApp: StateSubscriber {
   /// Called with the state of each batch.
   var onState: (CounterReactor.State) -> Void = { _ in }
 
-  init(latency: Duration) {
+  init(initialState: CounterReactor.State = CounterReactor.State(), latency: Duration) {
     store = Store(
-      initialState: CounterReactor.State(),
+      initialState: initialState,
       reactor: CounterReactor(facts: .inProcess(clock: ContinuousClock(), latency: latency)))
   }
 

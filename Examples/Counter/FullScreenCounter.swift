@@ -7,8 +7,9 @@ import Statecraft
 final class FullScreenCounter: DemoMode {
   let app: CounterApp
   private var screen: FullScreen?
-  private var alert: (message: String, times: Int)?
-  private var hint: String?
+  // NB: not private, so that the tests can draw the screen with an alert and a hint.
+  var alert: (message: String, times: Int)?
+  var hint: String?
 
   init(app: CounterApp) {
     self.app = app
@@ -47,6 +48,13 @@ final class FullScreenCounter: DemoMode {
   private func draw() {
     guard let screen else { return }
     let (rows, columns) = screen.size
+    screen.draw(lines(rows: rows, columns: columns))
+  }
+
+  /// The screen's rows at `rows` × `columns` cells, for any state and any size, down to none.
+  func lines(rows: Int, columns: Int) -> [StyledText] {
+    let rows = max(0, rows)
+    let columns = max(0, columns)
     var lines: [StyledText] = [
       Text.bold("Statecraft counter") + "  (Reactor idiom)",
       "",
@@ -64,9 +72,10 @@ final class FullScreenCounter: DemoMode {
     let footer = KeyHints.lines(
       ["+ more", "- less", "f fact", "c cancel the fact"], quit: "q quit", width: columns,
       maxLines: max(1, rows - lines.count))
-    // NB: on a screen too small for all of it, the rows above the keys give way.
+    // NB: on a screen too small for all of it, the rows above the keys give way, and then the
+    // keys' first rows, so that no more rows are drawn than the screen has.
     lines = Array(lines.prefix(max(0, rows - footer.count)))
     lines += footer.map(Text.dim)
-    screen.draw(lines)
+    return Array(lines.suffix(rows))
   }
 }

@@ -7,9 +7,10 @@ import Statecraft
 final class FullScreenPaging: DemoMode {
   let app: PagingApp
   private var screen: FullScreen?
-  private var selection = 0
-  private var editor: LineEditor?
-  private var hint: String?
+  // NB: not private, so that the tests can draw the screen in any of its modes.
+  var selection = 0
+  var editor: LineEditor?
+  var hint: String?
 
   init(app: PagingApp) {
     self.app = app
@@ -62,6 +63,13 @@ final class FullScreenPaging: DemoMode {
   private func draw() {
     guard let screen else { return }
     let (rows, columns) = screen.size
+    screen.draw(lines(rows: rows, columns: columns))
+  }
+
+  /// The screen's rows at `rows` × `columns` cells, for any state and any size, down to none.
+  func lines(rows: Int, columns: Int) -> [StyledText] {
+    let rows = max(0, rows)
+    let columns = max(0, columns)
     let items = app.store.items
     selection = min(selection, max(items.count - 1, 0))
     let footer = KeyHints.lines(
@@ -87,6 +95,6 @@ final class FullScreenPaging: DemoMode {
     }
     lines += footer.map(Text.dim)
     // NB: on a screen too small for all of it, the bottom rows (the quit key) win.
-    screen.draw(Array(lines.suffix(rows)))
+    return Array(lines.suffix(rows))
   }
 }

@@ -99,13 +99,13 @@ final class PagingApp: StateSubscriber {
   /// Called with the state of each batch.
   var onState: (Paging.State) -> Void = { _ in }
 
-  init(service: PageService) {
+  init(initialState: Paging.State = Paging.State(), service: PageService) {
     // NB: the store keeps the values in force when it is created: its feedbacks load pages
     // from this service for as long as it runs.
     store = withDependencies {
       $0.pageService = service
     } operation: {
-      Store(initialState: Paging.State(), system: Paging())
+      Store(initialState: initialState, system: Paging())
     }
   }
 

@@ -11,10 +11,11 @@ import TodosFeature
 final class FullScreenTodos: DemoMode {
   let app: TodosApp
   private var screen: FullScreen?
-  private var selection = 0
-  private var editor: LineEditor?
-  private var editing: Prompt?
-  private var hint: String?
+  // NB: not private, so that the tests can draw the screen in any of its modes.
+  var selection = 0
+  var editor: LineEditor?
+  var editing: Prompt?
+  var hint: String?
   private var token: ObserveToken?
 
   enum Prompt { case add, edit(id: Int), search, title(StackElementID), notes(StackElementID) }
@@ -144,6 +145,14 @@ final class FullScreenTodos: DemoMode {
   private func draw() {
     guard let screen else { return }
     let (rows, columns) = screen.size
+    screen.draw(lines(rows: rows, columns: columns))
+  }
+
+  /// The screen's rows at `rows` × `columns` cells, for any state of the app and any size,
+  /// down to none.
+  func lines(rows: Int, columns: Int) -> [StyledText] {
+    let rows = max(0, rows)
+    let columns = max(0, columns)
     let list = app.list
     // NB: read whatever is shown, so that the store's observation redraws when it changes: a
     // notice that comes later (a save that failed in the background) must show at once.
@@ -197,8 +206,7 @@ final class FullScreenTodos: DemoMode {
       }
       lines += Array(repeating: "", count: max(0, rows - lines.count - bottom.count))
       lines += bottom
-      screen.draw(Array(lines.suffix(rows)))
-      return
+      return Array(lines.suffix(rows))
     }
     let rowsShown = app.listLines(in: first..<(first + listHeight), width: columns)
     for (offset, row) in rowsShown.enumerated() {
@@ -208,6 +216,6 @@ final class FullScreenTodos: DemoMode {
     lines += Array(repeating: "", count: max(0, rows - lines.count - bottom.count))
     lines += bottom
     // NB: on a screen too small for all of it, the bottom rows (the quit key) win.
-    screen.draw(Array(lines.suffix(rows)))
+    return Array(lines.suffix(rows))
   }
 }

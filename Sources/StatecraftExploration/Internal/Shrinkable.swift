@@ -22,7 +22,9 @@ struct Shrinkable<Value> {
     Shrinkable<Int>(value) {
       guard value != target else { return [] }
       var candidates = [target]
-      let half = target + (value - target) / 2
+      // NB: the midpoint without `value - target`, which overflows when they are far apart
+      // (`Int.max` toward a negative target).
+      let half = (value & target) + ((value ^ target) >> 1)
       if half != target && half != value { candidates.append(half) }
       let closer = value > target ? value - 1 : value + 1
       if !candidates.contains(closer) && closer != value { candidates.append(closer) }
