@@ -7,7 +7,7 @@
 
 /// Makes a struct a reducer, or an enum of reducers a destination or a path: TCA's `@Reducer`.
 ///
-/// On a struct, it adds the ``Statecraft/Reducer`` conformance, and `@CasePathable` on the
+/// On a struct, it adds the `Reducer` conformance, and `@CasePathable` on the
 /// nested `Action` enum (and on a `State` enum, with `@dynamicMemberLookup`), so that
 /// `Scope(state: \.child, action: \.child)` and `store.send(.child(...))` work:
 ///
@@ -27,7 +27,7 @@
 /// ```
 ///
 /// On an enum whose cases each hold a reducer or a value, it writes the `State` and `Action`
-/// enums, a static `body` with a `Scope` per reducer case, and the ``Statecraft/CaseReducer``
+/// enums, a static `body` with a `Scope` per reducer case, and the `CaseReducer`
 /// conformance, so that `.ifLet(\.$destination, action: \.destination)` and
 /// `.forEach(\.path, action: \.path)` need no child closure:
 ///
