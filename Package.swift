@@ -1,5 +1,6 @@
 // swift-tools-version: 6.1
 
+import CompilerPluginSupport
 import PackageDescription
 
 let package = Package(
@@ -17,6 +18,8 @@ let package = Package(
     .library(name: "StatecraftInspector", targets: ["StatecraftInspector"]),
     .library(name: "StatecraftTestGenerator", targets: ["StatecraftTestGenerator"]),
     .library(name: "StatecraftExploration", targets: ["StatecraftExploration"]),
+    // NB: TCA's macro spellings, opt in: the one product that builds swift-syntax.
+    .library(name: "StatecraftMacros", targets: ["StatecraftMacros"]),
   ],
   dependencies: [
     .package(url: "https://github.com/OpenCombine/OpenCombine", from: "0.14.0"),
@@ -39,6 +42,9 @@ let package = Package(
     // NB: a command plugin only (`swift package generate-documentation`): it is not in any
     // product's build graph.
     .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+    // NB: StatecraftMacros' plugin and its tests only; the core products never build it.
+    .package(url: "https://github.com/pointfreeco/swift-macro-testing", from: "0.6.0"),
+    .package(url: "https://github.com/swiftlang/swift-syntax", "600.0.0"..<"604.0.0"),
     .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
   ],
   targets: [
@@ -118,6 +124,27 @@ let package = Package(
       ]
     ),
 
+    // NB: the macros' declarations; they expand in StatecraftMacrosPlugin.
+    .target(
+      name: "StatecraftMacros",
+      dependencies: [
+        "Statecraft",
+        "StatecraftMacrosPlugin",
+        .product(name: "CasePaths", package: "swift-case-paths"),
+        .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
+      ]
+    ),
+    .macro(
+      name: "StatecraftMacrosPlugin",
+      dependencies: [
+        .product(name: "SwiftCompilerPlugin", package: "swift-syntax"),
+        .product(name: "SwiftDiagnostics", package: "swift-syntax"),
+        .product(name: "SwiftSyntax", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxBuilder", package: "swift-syntax"),
+        .product(name: "SwiftSyntaxMacros", package: "swift-syntax"),
+      ]
+    ),
+
     // MARK: - Demos: terminal apps, not products. Feature logic lives in library targets that
     // the tests import; the executables only read the terminal and draw.
 
@@ -182,6 +209,14 @@ let package = Package(
       ],
       path: "Examples/Paging"
     ),
+    // NB: a feature written as a TCA team writes one (`@Reducer` structs and enums,
+    // `@ObservableState`, closure-less `ifLet` and `forEach`), on StatecraftMacros; its tests
+    // are in StatecraftTests. No terminal front end.
+    .target(
+      name: "ReadingListFeature",
+      dependencies: ["StatecraftMacros"],
+      path: "Examples/ReadingListFeature"
+    ),
     .testTarget(
       name: "StatecraftTests",
       dependencies: [
@@ -191,18 +226,21 @@ let package = Package(
         "CounterFeature",
         "DemoTerminal",
         "PagingFeature",
+        "ReadingListFeature",
         "Statecraft",
         "StatecraftTesting",
         "StatecraftCombine",
         "StatecraftExploration",
         "StatecraftInspector",
         "StatecraftTestGenerator",
+        "StatecraftMacrosPlugin",
         "TodosFeature",
         // NB: the demos' executables, whose screens the tests draw from every state that
         // exploration reaches (`@testable import todos`).
         "counter",
         "paging",
         "todos",
+        .product(name: "MacroTesting", package: "swift-macro-testing"),
         // NB: the `@CasePathable` macro, in the tests only: it builds swift-syntax, which no
         // product's build graph may (`.ci/run` checks the core products'). The tests show that
         // case key paths the macro writes work where hand-written ones do.

@@ -1,0 +1,83 @@
+// The StatecraftMacros product: TCA's macro spellings over Statecraft. Import it instead of
+// Statecraft (it re-exports Statecraft and CasePaths) in a feature written with `@Reducer` and
+// `@ObservableState`. It builds swift-syntax; the Statecraft product never does.
+@_exported import CasePaths
+@_exported import IdentifiedCollections
+@_exported import Statecraft
+
+/// Makes a struct a reducer, or an enum of reducers a destination or a path: TCA's `@Reducer`.
+///
+/// On a struct, it adds the `Reducer` conformance, and `@CasePathable` on the
+/// nested `Action` enum (and on a `State` enum, with `@dynamicMemberLookup`), so that
+/// `Scope(state: \.child, action: \.child)` and `store.send(.child(...))` work:
+///
+/// ```swift
+/// @Reducer
+/// struct Counter {
+///   @ObservableState
+///   struct State: Equatable { var count = 0 }
+///   enum Action { case increment }
+///   var body: some ReducerOf<Self> {
+///     Reduce { state, action in
+///       state.count += 1
+///       return .none
+///     }
+///   }
+/// }
+/// ```
+///
+/// On an enum whose cases each hold a reducer or a value, it writes the `State` and `Action`
+/// enums, a static `body` with a `Scope` per reducer case, and the `CaseReducer`
+/// conformance, so that `.ifLet(\.$destination, action: \.destination)` and
+/// `.forEach(\.path, action: \.path)` need no child closure:
+///
+/// ```swift
+/// @Reducer
+/// enum Destination {
+///   case addBook(AddBook)              // a reducer: `AddBook.State`, `AddBook.Action`
+///   case alert(AlertState<Alert>)      // a value: its buttons' `Alert` is the action
+///   @ReducerCaseIgnored
+///   case note(String)                  // a value with no action
+/// }
+/// extension Destination.State: Equatable {}
+/// ```
+///
+/// A case of several values (`case meeting(Meeting, syncUp: SyncUp)`) or none is state only,
+/// as `@ReducerCaseIgnored` makes one. A reducer case's default value is the reducer it runs:
+/// `case detail(Detail = Detail(isEditable: false))`. Misuse is an error where it is written:
+/// `@Reducer` on a class or an actor, a struct with no `State`, an ephemeral case with no value
+/// or with several.
+@attached(member, names: named(State), named(Action), named(body))
+@attached(memberAttribute)
+@attached(extension, conformances: Reducer, CaseReducer)
+public macro Reducer() = #externalMacro(module: "StatecraftMacrosPlugin", type: "ReducerMacro")
+
+/// Accepted on a state, and harmless: a store already observes each key path a view reads, so
+/// a Statecraft state needs no observation registrar. TCA's `@ObservableState`.
+@attached(member)
+public macro ObservableState() =
+  #externalMacro(module: "StatecraftMacrosPlugin", type: "MarkerMacro")
+
+/// Accepted on a state's property, and harmless (see ``ObservableState()``).
+@attached(peer)
+public macro ObservationStateIgnored() =
+  #externalMacro(module: "StatecraftMacrosPlugin", type: "MarkerMacro")
+
+/// Accepted on a state's property, and harmless (see ``ObservableState()``).
+@attached(peer)
+public macro ObservationStateTracked() =
+  #externalMacro(module: "StatecraftMacrosPlugin", type: "MarkerMacro")
+
+/// Marks a case of a `@Reducer` enum as state only: its value is kept as it is, and it has no
+/// action (`case meeting(Meeting)`).
+@attached(peer)
+public macro ReducerCaseIgnored() =
+  #externalMacro(module: "StatecraftMacrosPlugin", type: "MarkerMacro")
+
+/// Marks a case of a `@Reducer` enum as ephemeral: its value (an `AlertState<Alert>`, a
+/// `ConfirmationDialogState<Alert>`, or a type of yours with an `Action`) is its state, and its
+/// buttons' action is its action. `AlertState` and `ConfirmationDialogState` cases are
+/// ephemeral without the mark.
+@attached(peer)
+public macro ReducerCaseEphemeral() =
+  #externalMacro(module: "StatecraftMacrosPlugin", type: "MarkerMacro")

@@ -1,0 +1,284 @@
+import MacroTesting
+import StatecraftMacrosPlugin
+import Testing
+
+extension Engine {
+  /// `@Reducer` and the accepted-and-harmless macros, expanded from TCA-style sources.
+  @Suite(
+    .macros(
+      [
+        "Reducer": ReducerMacro.self,
+        "ObservableState": MarkerMacro.self,
+        "ReducerCaseIgnored": MarkerMacro.self,
+        "ReducerCaseEphemeral": MarkerMacro.self,
+      ],
+      record: .missing))
+  struct ReducerMacroTests {
+    @Test func aStructBecomesAReducerAndItsActionCasePathable() {
+      assertMacro {
+        """
+        @Reducer
+        struct Counter {
+          @ObservableState
+          struct State: Equatable {
+            var count = 0
+          }
+          enum Action {
+            case increment
+          }
+          var body: some ReducerOf<Self> {
+            Reduce { state, _ in
+              state.count += 1
+              return .none
+            }
+          }
+        }
+        """
+      } expansion: {
+        """
+        struct Counter {
+          struct State: Equatable {
+            var count = 0
+          }
+          @CasePaths.CasePathable
+          enum Action {
+            case increment
+          }
+          var body: some ReducerOf<Self> {
+            Reduce { state, _ in
+              state.count += 1
+              return .none
+            }
+          }
+        }
+
+        extension Counter: Statecraft.Reducer {
+        }
+        """
+      }
+    }
+
+    @Test func aStructThatIsAlreadyAReducerWithAnEnumStateGetsCasePaths() {
+      assertMacro {
+        """
+        @Reducer
+        public struct Router: Reducer {
+          public enum State {
+            case home
+            case settings(Int)
+          }
+          @CasePathable
+          public enum Action {
+            case go
+          }
+        }
+        """
+      } expansion: {
+        """
+        public struct Router: Reducer {
+          @CasePaths.CasePathable @dynamicMemberLookup
+          public enum State {
+            case home
+            case settings(Int)
+          }
+          @CasePathable
+          public enum Action {
+            case go
+          }
+        }
+        """
+      }
+    }
+
+    @Test func anEnumOfReducersAndValuesBecomesACaseReducer() {
+      assertMacro {
+        """
+        @Reducer
+        enum Destination {
+          case add(SyncUpForm)
+          case alert(AlertState<Alert>)
+          case dialog(ConfirmationDialogState<Dialog>)
+          @ReducerCaseIgnored
+          case note(String)
+          case meeting(Meeting, syncUp: SyncUp)
+          case empty
+          case detail(Detail = Detail(isEditable: false))
+          case nested(Feature.Child)
+        }
+        """
+      } expansion: {
+        #"""
+        enum Destination {
+          case add(SyncUpForm)
+          case alert(AlertState<Alert>)
+          case dialog(ConfirmationDialogState<Dialog>)
+          case note(String)
+          case meeting(Meeting, syncUp: SyncUp)
+          case empty
+          case detail(Detail = Detail(isEditable: false))
+          case nested(Feature.Child)
+
+          @CasePaths.CasePathable
+          @dynamicMemberLookup
+          enum State: Statecraft.CaseReducerState {
+            typealias StateReducer = Destination
+            case add(SyncUpForm.State)
+            case alert(AlertState<Alert>)
+            case dialog(ConfirmationDialogState<Dialog>)
+            case note(String)
+            case meeting(Meeting, syncUp: SyncUp)
+            case empty
+            case detail(Detail.State)
+            case nested(Feature.Child.State)
+          }
+
+          @CasePaths.CasePathable
+          enum Action {
+            case add(SyncUpForm.Action)
+            case alert(Alert)
+            case dialog(Dialog)
+            case note(Swift.Never)
+            case meeting(Swift.Never)
+            case empty(Swift.Never)
+            case detail(Detail.Action)
+            case nested(Feature.Child.Action)
+          }
+
+          static var body: Statecraft.Reduce<Self.State, Self.Action> {
+            return Statecraft.Reduce(
+              Statecraft.CombineReducers {
+                Statecraft.Scope(state: \.add, action: \.add) {
+                  SyncUpForm()
+                }
+                Statecraft.Scope(state: \.detail, action: \.detail) {
+                  Detail(isEditable: false)
+                }
+                Statecraft.Scope(state: \.nested, action: \.nested) {
+                  Feature.Child()
+                }
+              }
+            )
+          }
+        }
+
+        extension Destination: Statecraft.CaseReducer, Statecraft.Reducer {
+        }
+        """#
+      }
+    }
+
+    @Test func aPublicEnumWithOnlyValuesRunsNoReducer() {
+      assertMacro {
+        """
+        @Reducer
+        public enum Path {
+          @ReducerCaseEphemeral
+          case toast(Toast)
+          @ReducerCaseIgnored
+          case about(String)
+        }
+        """
+      } expansion: {
+        """
+        public enum Path {
+          case toast(Toast)
+          case about(String)
+
+          @CasePaths.CasePathable
+          @dynamicMemberLookup
+          public enum State: Statecraft.CaseReducerState {
+            public typealias StateReducer = Path
+            case toast(Toast)
+            case about(String)
+          }
+
+          @CasePaths.CasePathable
+          public enum Action {
+            case toast(Toast.Action)
+            case about(Swift.Never)
+          }
+
+          public static var body: Statecraft.EmptyReducer<Self.State, Self.Action> {
+            return Statecraft.EmptyReducer()
+          }
+        }
+
+        extension Path: Statecraft.CaseReducer, Statecraft.Reducer {
+        }
+        """
+      }
+    }
+
+    @Test func aClassIsNotAReducer() {
+      assertMacro {
+        """
+        @Reducer
+        class Feature {
+          struct State {}
+          enum Action {}
+        }
+        """
+      } diagnostics: {
+        """
+        @Reducer
+        ┬───────
+        ╰─ 🛑 '@Reducer' applies to a struct (a feature) or an enum (a destination or a path), not to a class: a reducer is a value, so that a store can copy and scope it
+        class Feature {
+          struct State {}
+          enum Action {}
+        }
+        """
+      }
+    }
+
+    @Test func aStructWithoutStateIsNotAReducer() {
+      assertMacro {
+        """
+        @Reducer
+        struct Feature {
+          enum Action {}
+          var body: some ReducerOf<Self> { EmptyReducer() }
+        }
+        """
+      } diagnostics: {
+        """
+        @Reducer
+        struct Feature {
+               ┬──────
+               ╰─ 🛑 '@Reducer' struct 'Feature' declares no 'State': add 'struct State' (or an enum, or 'typealias State = …') inside it
+          enum Action {}
+          var body: some ReducerOf<Self> { EmptyReducer() }
+        }
+        """
+      }
+    }
+
+    @Test func anEphemeralCaseHoldsOneValue() {
+      assertMacro {
+        """
+        @Reducer
+        enum Destination {
+          @ReducerCaseEphemeral
+          case toast(Toast, Int)
+          @ReducerCaseEphemeral
+          case banner
+        }
+        """
+      } diagnostics: {
+        """
+        @Reducer
+        enum Destination {
+          @ReducerCaseEphemeral
+          case toast(Toast, Int)
+               ┬────────────────
+               ╰─ 🛑 '@ReducerCaseEphemeral' case 'toast' holds 2 values: an ephemeral case holds one, such as 'AlertState<Alert>'; put the others in its state
+          @ReducerCaseEphemeral
+          case banner
+               ┬─────
+               ╰─ 🛑 '@ReducerCaseEphemeral' case 'banner' holds no value: an ephemeral case holds its state, such as 'AlertState<Alert>'
+        }
+        """
+      }
+    }
+  }
+}
