@@ -169,8 +169,10 @@ private struct JSONReader {
 
   private static func isNumberByte(_ byte: UInt8) -> Bool {
     (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-      || [UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"),
-        UInt8(ascii: "E")].contains(byte)
+      || [
+        UInt8(ascii: "-"), UInt8(ascii: "+"), UInt8(ascii: "."), UInt8(ascii: "e"),
+        UInt8(ascii: "E"),
+      ].contains(byte)
   }
 
   private mutating func literal(_ text: String, _ value: JSONValue) -> JSONValue? {
@@ -326,7 +328,8 @@ struct BudgetedWriter {
   static func cutString(_ text: String) -> String {
     guard text.count > maximumStringLength else { return JSONText.quoted(text) }
     return JSONText.quoted(
-      String(text.prefix(maximumStringLength)) + "… (\(text.count - maximumStringLength) more characters)")
+      String(text.prefix(maximumStringLength))
+        + "… (\(text.count - maximumStringLength) more characters)")
   }
 }
 
@@ -480,7 +483,8 @@ enum InspectedTree {
         entries.append(entry)
         remaining -= entry.utf8.count
         if diff.utf8.count < diffBudget {
-          diff += change.path.text + (change.kind == .changed ? "" : " (\(change.kind.rawValue))") + "\n"
+          diff +=
+            change.path.text + (change.kind == .changed ? "" : " (\(change.kind.rawValue))") + "\n"
           if let old { diff += "- \(old)\n" }
           if let new { diff += "+ \(new)\n" }
         }

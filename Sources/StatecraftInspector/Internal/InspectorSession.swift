@@ -5,7 +5,6 @@
 // to the export and import routes. It records only while a page is connected, or steps are set
 // aside (so that a page that reloads can still undo): otherwise the store has no step observer,
 // and pays nothing.
-import CustomDump
 import Foundation
 import Statecraft
 
@@ -763,7 +762,8 @@ final class InspectorSession<State, Action> {
     timeline.restore(branch)
     guard canExport else { throw .notEncodable("\(State.self) or \(Action.self)") }
     var writer = ExportWriter(timeline: timeline)
-    try writer.encodeActions(slice: SliceBudget(maximumDuration: .seconds(1_000_000)), json: exportJSON)
+    try writer.encodeActions(
+      slice: SliceBudget(maximumDuration: .seconds(1_000_000)), json: exportJSON)
     // NB: the last state is recomputed at once: at quit, there is no app's work to run first.
     guard let last = rootStateAtOnce(at: timeline.lastStep, in: timeline) else {
       throw .encodingFailed("the last step could not be recomputed")

@@ -214,7 +214,9 @@ struct WireConnection {
         continue
       }
       let object = try JSONSerialization.jsonObject(with: Data(frame.payload)) as? [String: Any]
-      if object?["type"] as? String == type { return String(decoding: frame.payload, as: UTF8.self) }
+      if object?["type"] as? String == type {
+        return String(decoding: frame.payload, as: UTF8.self)
+      }
     }
   }
 
