@@ -45,7 +45,10 @@ enum TodosTestGeneration {
       configuration: configuration(for: recording, options: Options()))
   }
 
-  /// Reads the recording at `url` and prints or writes its test; 0 when done.
+  /// Reads the recording at `url` and prints or writes its test; 0 when done. On the main
+  /// actor: the states a recording doesn't store are recomputed by the list's reducer, whose
+  /// writes to shared values are for the main actor.
+  @MainActor
   static func run(_ url: URL, options: Options) -> Int32 {
     let recording: RecordingOf<Todos>
     do {
