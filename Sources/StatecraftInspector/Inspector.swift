@@ -263,7 +263,9 @@ extension Inspector where State: Codable & Equatable, Action: Codable {
   /// ```
   ///
   /// The replay runs the reducer on the recorded actions, as `Recording.replay(against:)` does;
-  /// it runs no effects and leaves the store as it is.
+  /// it runs no effects and leaves the store as it is. The recording is decoded off the main
+  /// actor, and the reducer runs on it a slice of actions at a time (about 8 ms), so that the
+  /// app's work runs in between.
   public func replaysImports<R: Reducer<State, Action>>(against reducer: R) {
     session.importSession = { [weak session] data in
       let recording: Recording<State, Action>
