@@ -325,7 +325,9 @@ final class InspectorSession<State, Action> {
   private func stepMessages(_ range: ClosedRange<Int>, in timeline: InspectorTimeline<Action>)
     -> [String]
   {
-    let chunk = 2_000
+    // NB: a summary is at most 160 characters, 6 bytes each once escaped at worst: a chunk
+    // stays under the bound of a message (`InspectedTree.maximumMessageSize`).
+    let chunk = 1_000
     var messages: [String] = []
     var start = range.lowerBound
     while start <= range.upperBound {
