@@ -252,6 +252,8 @@ let package = Package(
         // NB: `EmbeddedChannel`, whose clock the Inspector's deadline tests move.
         .product(name: "NIOEmbedded", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
+        // NB: `WebSocketFrame`, which the Inspector's scale tests read from an `EmbeddedChannel`.
+        .product(name: "NIOWebSocket", package: "swift-nio"),
         .product(name: "PropertyBased", package: "swift-property-based"),
       ]
     ),

@@ -142,6 +142,13 @@ try:
         fail("the state shown at step 1 is not the list with one todo: " + text("state"))
     if "Buy milk" not in text("diffTree"):
         fail("the diff tree of step 1 does not show the added todo: " + text("diffTree"))
+    # The detail is the step's changed paths, not the states before and after.
+    changes = driver.execute_script(
+        "return lastDetail.previous === undefined && lastDetail.changes.map("
+        "c => [c.kind, c.path.length, JSON.stringify(c.new || null)]);")
+    print("changes of step 1:", changes)
+    if not changes or not any(kind == "added" and "Buy milk" in new for kind, _, new in changes):
+        fail("the detail of step 1 does not list the added todo as a changed path: %s" % changes)
     mark = len(demo_output())
     command("list")
     listed = wait_for_output(

@@ -118,7 +118,7 @@ struct TodosCommand: AsyncParsableCommand {
     if let replay, generateTest {
       let options = TodosTestGeneration.Options(
         output: output.map { URL(fileURLWithPath: $0) }, suite: suite, extending: extending)
-      let code = TodosTestGeneration.run(URL(fileURLWithPath: replay), options: options)
+      let code = await TodosTestGeneration.run(URL(fileURLWithPath: replay), options: options)
       if code != 0 { throw ExitCode(code) }
       return
     }

@@ -34,15 +34,21 @@ enum TodosTestGeneration {
       extending: options.extending)
   }
 
-  /// The test of a session the Inspector's page exported (its "Generate test" button).
+  /// The test of a session the Inspector's page exported (its "Generate test" button): the
+  /// export stores only the states it can't recompute, so the others are recomputed with the
+  /// list's reducer for the test's assertions.
   @MainActor
   static func test(ofExportedSession json: Data) throws -> String {
     let recording = try RecordingOf<Todos>(jsonData: json)
     return TestGenerator.generate(
-      from: recording, configuration: configuration(for: recording, options: Options()))
+      from: recording, recomputingStatesWith: Todos(),
+      configuration: configuration(for: recording, options: Options()))
   }
 
-  /// Reads the recording at `url` and prints or writes its test; 0 when done.
+  /// Reads the recording at `url` and prints or writes its test; 0 when done. On the main
+  /// actor: the states a recording doesn't store are recomputed by the list's reducer, whose
+  /// writes to shared values are for the main actor.
+  @MainActor
   static func run(_ url: URL, options: Options) -> Int32 {
     let recording: RecordingOf<Todos>
     do {
@@ -59,8 +65,10 @@ enum TodosTestGeneration {
           + "todos alone; record the session from the start of the app.")
       return 1
     }
+    // NB: a recording the Inspector exported stores only the states it can't recompute.
     let source = TestGenerator.generate(
-      from: recording, configuration: configuration(for: recording, options: options))
+      from: recording, recomputingStatesWith: Todos(),
+      configuration: configuration(for: recording, options: options))
     guard let output = options.output else {
       print(source, terminator: "")
       return 0

@@ -158,24 +158,20 @@ public final class Inspector<State, Action> {
         InspectorRoutes(
           token: token, page: page, maximumMessageSize: maximumMessageSize,
           maximumImportSize: maximumImportSize,
-          export: { [weak session] in
-            await MainActor.run {
-              session?.exportResponse() ?? .text(.gone, "The inspector has stopped.")
-            }
+          export: { @MainActor [weak session] in
+            await session?.exportResponse() ?? .text(.gone, "The inspector has stopped.")
           },
-          importSession: { [weak session] bytes in
-            await MainActor.run {
-              guard let session else { return .text(.gone, "The inspector has stopped.") }
-              guard let importSession = session.importSession else {
-                return .text(
-                  .notImplemented,
-                  """
-                  This inspector does not import sessions: the app must call \
-                  replaysImports(against:) with the feature's reducer.
-                  """)
-              }
-              return importSession(Data(bytes))
+          importSession: { @MainActor [weak session] bytes in
+            guard let session else { return .text(.gone, "The inspector has stopped.") }
+            guard let importSession = session.importSession else {
+              return .text(
+                .notImplemented,
+                """
+                This inspector does not import sessions: the app must call \
+                replaysImports(against:) with the feature's reducer.
+                """)
             }
+            return await importSession(Data(bytes))
           },
           pageConnected: { [weak session] connection in
             Task { @MainActor in
@@ -267,18 +263,42 @@ extension Inspector where State: Codable & Equatable, Action: Codable {
   /// ```
   ///
   /// The replay runs the reducer on the recorded actions, as `Recording.replay(against:)` does;
-  /// it runs no effects and leaves the store as it is.
+  /// it runs no effects and leaves the store as it is. The recording is decoded off the main
+  /// actor, and the reducer runs on it a slice of actions at a time (about 8 ms), so that the
+  /// app's work runs in between.
   public func replaysImports<R: Reducer<State, Action>>(against reducer: R) {
-    session.importSession = { data in
+    session.importSession = { [weak session] data in
       let recording: Recording<State, Action>
       do throws(RecordingError) {
-        recording = try Recording<State, Action>(jsonData: data)
+        recording = try await Self.decode(data)
       } catch {
         return .text(.badRequest, error.description)
       }
-      let result = recording.replay(against: reducer)
+      // NB: the reducer runs on the main actor, a slice of actions at a time, so that the
+      // app's work runs between two slices.
+      let slicing = session?.slicing ?? SliceBudget()
+      var count = 0
+      var deadline = ContinuousClock.now + slicing.maximumDuration
+      let result = await recording.replay(
+        against: reducer,
+        sliceEnded: {
+          count += 1
+          return count >= slicing.maximumSteps || ContinuousClock.now >= deadline
+        },
+        pause: {
+          await slicing.pause()
+          count = 0
+          deadline = ContinuousClock.now + slicing.maximumDuration
+        })
       return .json(.ok, ImportReport(result).json)
     }
+  }
+
+  /// Reads a recording off the main actor.
+  nonisolated private static func decode(
+    _ data: Data
+  ) async throws(RecordingError) -> sending Recording<State, Action> {
+    try Recording<State, Action>(jsonData: data)
   }
 }
 

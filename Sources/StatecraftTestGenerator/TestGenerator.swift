@@ -123,6 +123,37 @@ public enum TestGenerator {
     return writer.text
   }
 
+  /// Writes a Swift Testing test that replays `recording` through a `TestStore`, as
+  /// ``generate(from:configuration:)`` does, asserting every step: the states the recording
+  /// doesn't store are recomputed first by running `reducer` on the recorded actions (without
+  /// their effects).
+  ///
+  /// Use it for a recording that stores only the states that can't be recomputed, such as the
+  /// Inspector's export:
+  ///
+  /// ```swift
+  /// let recording = try RecordingOf<Todos>(jsonData: exported)
+  /// let source = TestGenerator.generate(
+  ///   from: recording, recomputingStatesWith: Todos(),
+  ///   configuration: TestGenerator.Configuration(imports: ["TodosFeature"], reducer: "Todos()"))
+  /// ```
+  ///
+  /// Each step's assertion is the smallest mutation from the state before it
+  /// (``mutations(from:to:root:)``), never the whole state.
+  ///
+  /// - Parameters:
+  ///   - recording: A session, with every state stored or not.
+  ///   - reducer: The feature's reducer, as the session ran it.
+  ///   - configuration: The imports, the reducer's source, the test's name, the initial state
+  ///     and the clock.
+  /// - Returns: The test's source: a whole Swift file.
+  public static func generate<R: Reducer>(
+    from recording: Recording<R.State, R.Action>, recomputingStatesWith reducer: R,
+    configuration: Configuration
+  ) -> String {
+    generate(from: recording.fillingStates(with: reducer), configuration: configuration)
+  }
+
   /// Writes the imports, the test's declaration, its clock and its test store, and leaves the
   /// test's body open: returns how many blocks besides the test's enclose it.
   static func writeOpening(

@@ -31,6 +31,56 @@ extension Recording where State: Equatable {
     SharedReplay.isolating(from: initialShared) { replayIsolated(against: reducer) }.result
   }
 
+  /// Replays as ``replay(against:)`` does, in slices: after each action, `sliceEnded` says
+  /// whether the slice ends there, and `pause` runs between two slices, on the caller's actor,
+  /// so that a debugging tool that replays a long recording on the main actor lets the app's
+  /// work run in between.
+  ///
+  /// NB: each slice replays with the shared values the last one ended with (see
+  /// SharedReplay.swift): the replay's copies are never held across a pause.
+  package func replay<R: Reducer<State, Action>>(
+    against reducer: R,
+    isolation: isolated (any Actor)? = #isolation,
+    sliceEnded: () -> Bool,
+    pause: () async -> Void
+  ) async -> ReplayResult<State, Action> {
+    var state = initialState
+    var shared = initialShared
+    var index = 0
+    var nextCheckpoint = 0
+    var lastMatchingStep = 0
+    while true {
+      var divergence: ReplayDivergence<State, Action>?
+      let replayed = SharedReplay.isolating(from: shared) {
+        while index < actions.count {
+          let action = actions[index]
+          _ = reducer.reduce(into: &state, action: action)
+          index += 1
+          if nextCheckpoint < checkpoints.count, checkpoints[nextCheckpoint].step == index {
+            let expected = checkpoints[nextCheckpoint].state
+            guard expected == state else {
+              divergence = ReplayDivergence(
+                step: index, stepCount: stepCount, action: action, expected: expected,
+                replayed: state, lastMatchingStep: lastMatchingStep,
+                stepPutBackTo: stepPutBack(before: index, expected: expected, reducer: reducer))
+              return
+            }
+            lastMatchingStep = index
+            nextCheckpoint += 1
+          }
+          if sliceEnded() { return }
+        }
+      }
+      if divergence != nil || index == actions.count {
+        return ReplayResult(
+          stepCount: stepCount, checkedStepCount: nextCheckpoint, finalState: state,
+          divergence: divergence)
+      }
+      shared = replayed.shared
+      await pause()
+    }
+  }
+
   private func replayIsolated<R: Reducer<State, Action>>(
     against reducer: R
   ) -> ReplayResult<State, Action> {
@@ -86,5 +136,44 @@ extension Recording where State: Equatable {
       if matches { return candidate.step }
     }
     return nil
+  }
+}
+
+extension Recording {
+  /// The recording with the state of every step: the stored ones as they are, the others
+  /// recomputed by running `reducer` on the recorded actions from the step before, without
+  /// effects, with its writes to shared values going to copies (see SharedReplay.swift), whose
+  /// values each step keeps beside its state.
+  ///
+  /// A recording that stores only the states it can't recompute (the Inspector's export) is
+  /// made whole this way for a tool that needs each step's state (a generated test's
+  /// assertions).
+  package func fillingStates<R: Reducer<State, Action>>(with reducer: R) -> Recording {
+    var filled: [Checkpoint] = []
+    filled.reserveCapacity(actions.count)
+    var state = initialState
+    var shared = initialShared
+    var nextStored = 0
+    for (index, action) in actions.enumerated() {
+      let step = index + 1
+      if nextStored < checkpoints.count, checkpoints[nextStored].step == step {
+        // NB: a stored state may not follow from the step before (a state replaced during the
+        // session): it is the truth, and the next steps go on from it.
+        let stored = checkpoints[nextStored]
+        nextStored += 1
+        state = stored.state
+        shared = stored.shared ?? shared
+        filled.append(stored)
+        continue
+      }
+      let replayed = SharedReplay.isolating(from: shared) {
+        _ = reducer.reduce(into: &state, action: action)
+      }
+      shared = replayed.shared.isEmpty ? shared : replayed.shared
+      filled.append(Checkpoint(step: step, state: state, shared: shared))
+    }
+    return Recording(
+      initialState: initialState, actions: actions, checkpoints: filled, stateInterval: 1,
+      origins: origins, times: times, initialShared: initialShared)
   }
 }

@@ -61,6 +61,11 @@ enum InspectedValue: Encodable {
     (try? String(decoding: compactEncoder.encode(of(value)), as: UTF8.self)) ?? "null"
   }
 
+  /// JSON of `value` (see ``of(_:)``), compact, as bytes.
+  static func jsonData(_ value: Any) -> Data {
+    (try? compactEncoder.encode(of(value))) ?? Data("null".utf8)
+  }
+
   private static let compactEncoder: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -1,26 +1,36 @@
 // Owns the socket's protocol: the JSON messages the server sends a page and the ones it reads
-// from it. Version 2:
+// from it. No message the server sends is larger than `InspectedTree.maximumMessageSize`.
+// Version 3:
 //
 // server → page
-//   {"type":"welcome","protocol":2,"feature":…,"capabilities":{…},"stepCount":N}
+//   {"type":"welcome","protocol":3,"feature":…,"capabilities":{…},"stepCount":N}
 //   {"type":"timeline","firstStep":F,"stepCount":N,"branch":{"from":K,"stepCount":M}|null,
 //     "note":String|null}          (forget the steps known: the ones from F + 1 to N follow)
 //   {"type":"steps","steps":[{"i":1,"c":"list.toggle","o":"send","s":"…"},…]}   (in order)
 //   {"type":"trimmed","firstStep":F}                    (steps up to F were dropped)
 //   {"type":"detail","step":N,"viewing":Bool,"liveStep":N,"recomputed":Bool,
-//     "action":JSON|null,"state":JSON,"previous":JSON|null,"diff":String|null}
+//     "action":JSON|null,"state":JSON,"cuts":[{"path":P,"shown":K,"count":C},…],
+//     "changes":[{"path":P,"kind":"added"|"removed"|"changed","old":JSON?,"new":JSON?,
+//     "cut":true?},…]|null,"changeCount":N,"diff":String|null}
+//                      (the state cut to a budget: each container in "cuts" shows K of its C
+//                       children; the paths that changed from the step before, and a diff of
+//                       those paths alone; see InspectedTree.swift)
+//   {"type":"children","step":N,"path":P,"offset":K,"count":C,"entries":[[key,JSON],…],
+//     "cuts":[…]}                                      (more of a container of a step's state)
 //   {"type":"live","stepCount":N}                      (the page follows the live steps again)
 //   {"type":"sent"} · {"type":"generatedTest","source":…}
 //   {"type":"error","context":…,"message":…}
 // page → server (read and checked by `PageRequest`, the one place that reads a page's messages)
 //   {"type":"detail","step":N} · {"type":"jump","step":N} (view a step: the store goes on)
+//   {"type":"children","step":N,"path":P,"offset":K}  (the children of a container, from K)
 //   {"type":"resume"} (back to the live steps) · {"type":"continue","step":N}
 //   {"type":"undoContinue"} · {"type":"send","action":JSON} · {"type":"generateTest"}
-//   where N is a whole number from 0: a step of the timeline.
+//   where N is a whole number from 0: a step of the timeline, and P a path: an array of
+//   object keys (strings) and array indices (whole numbers from 0).
 import Foundation
 
 /// The version of the socket protocol.
-let inspectorProtocolVersion = 2
+let inspectorProtocolVersion = 3
 
 /// The messages the server sends, as JSON text.
 enum InspectorMessage {
@@ -43,15 +53,6 @@ enum InspectorMessage {
 
   static func step(index: Int, caseName: String, origin: String, summary: String) -> String {
     #"{"i":\#(index),"c":\#(quoted(caseName)),"o":\#(quoted(origin)),"s":\#(quoted(summary))}"#
-  }
-
-  static func detail(
-    step: Int, viewing: Bool, liveStep: Int, recomputed: Bool, action: String?, state: String,
-    previous: String?, diff: String?
-  ) -> String {
-    #"{"type":"detail","step":\#(step),"viewing":\#(viewing),"liveStep":\#(liveStep),"#
-      + #""recomputed":\#(recomputed),"action":\#(action ?? "null"),"state":\#(state),"#
-      + #""previous":\#(previous ?? "null"),"diff":\#(diff.map(quoted) ?? "null")}"#
   }
 
   static func timeline(
@@ -100,6 +101,8 @@ struct PageRequest: Equatable {
     case send(actionJSON: Data)
     /// Make a test from the session.
     case generateTest
+    /// Show more of a container of a step's state: its children from `offset`.
+    case children(step: Int, path: JSONPath, offset: Int)
   }
 
   let kind: Kind
@@ -140,6 +143,19 @@ struct PageRequest: Equatable {
     case "continue": kind = .continueFrom(step: try step())
     case "undoContinue": kind = .undoContinue
     case "generateTest": kind = .generateTest
+    case "children":
+      let step = try step()
+      guard let given = fields["path"] as? [Any], given.count <= 256,
+        let request = try? JSONDecoder().decode(ChildrenFields.self, from: data),
+        request.offset >= 0
+      else {
+        throw PageRequestError(
+          """
+          A "children" message needs a "path" (an array of keys and indices, as a detail's \
+          "cuts" give it) and an "offset" (a whole number from 0).
+          """)
+      }
+      kind = .children(step: step, path: request.path.map(\.component), offset: request.offset)
     case "send":
       guard let action = fields["action"],
         let data = try? JSONSerialization.data(withJSONObject: action, options: [.fragmentsAllowed])
@@ -151,14 +167,37 @@ struct PageRequest: Equatable {
       throw PageRequestError(
         """
         Unknown message type "\(Self.excerpt(type))": this inspector (protocol \
-        \(inspectorProtocolVersion)) reads detail, jump, resume, continue, undoContinue, send \
-        and generateTest.
+        \(inspectorProtocolVersion)) reads detail, jump, children, resume, continue, \
+        undoContinue, send and generateTest.
         """)
     }
   }
 
   private struct StepField: Decodable {
     let step: Int
+  }
+
+  private struct ChildrenFields: Decodable {
+    let path: [Component]
+    let offset: Int
+
+    /// A key or an index: a string or a whole number.
+    struct Component: Decodable {
+      let component: PathComponent
+
+      init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let index = try? container.decode(Int.self) {
+          guard index >= 0 else {
+            throw DecodingError.dataCorruptedError(
+              in: container, debugDescription: "an index is a whole number from 0")
+          }
+          component = .index(index)
+        } else {
+          component = .key(try container.decode(String.self))
+        }
+      }
+    }
   }
 
   /// A value from the page as JSON, cut to a length that fits in a message.

@@ -2,6 +2,8 @@
 // inline, nothing loaded from the network) that speaks the socket protocol of
 // InspectorMessage.swift. The log is virtualized (only the rows in view are in the document),
 // so that 100,000 steps stay usable; a step's state and diff are asked for when it is selected.
+// A large state comes cut to a budget: a cut container asks for more of its children, a page at
+// a time, when it is opened or its "more" link is clicked.
 // Viewing a step never moves the store: the log goes on with the live steps, and only "Continue
 // from here" (after a confirmation that says what it sets aside) or its undo change the state.
 
@@ -73,6 +75,7 @@ enum InspectorPage {
     .tree .changed > summary, .tree .leaf.changed { background:#2b2410; }
     .tree .added { color:var(--add); } .tree .removed { color:var(--del); text-decoration:line-through; }
     .tree .old { color:var(--del); text-decoration:line-through; margin-right:6px; }
+    .tree .more { cursor:pointer; color:#8a8f98; }
     #templates { max-width:100%; margin-bottom:4px; }
     </style>
     </head>
@@ -153,6 +156,8 @@ enum InspectorPage {
     let firstStep = 0;           // the step the timeline starts from (older ones were dropped)
     let branch = null;           // {from, stepCount}: steps set aside by "continue from here"
     let lastDetail = null;       // the detail shown, to redraw it in another view
+    let cuts = new Map();        // path (JSON) → {shown, count}: containers the server cut
+    const pendingChildren = new Map(); // path (JSON) → where more of a container goes
     let diffView = "tree", stateView = "tree";
     let templateStep = null;     // a step whose action fills the send box when its detail comes
     const latestOfCase = new Map(); // case name → the latest step of that case
@@ -338,6 +343,8 @@ enum InspectorPage {
         if (message.action !== null) $("actionInput").value = JSON.stringify(message.action, null, 2);
       }
       lastDetail = message;
+      cuts = new Map(message.cuts.map((cut) => [JSON.stringify(cut.path), cut]));
+      pendingChildren.clear();
       $("detailStep").textContent = message.step;
       $("recomputed").textContent = message.recomputed
         ? "(recomputed from the checkpoint before it)" : "";
@@ -366,12 +373,42 @@ enum InspectorPage {
           span.textContent = line + "\n";
           diff.append(span);
         }
-      } else if (message.previous === null) {
+      } else if (message.changes === null) {
         $("diffTree").textContent = "(the state the session starts from)";
       } else {
-        const tree = diffNode(null, message.previous, message.state, 0, $("changedOnly").checked);
+        const [a, b] = changeTrees(message, !$("changedOnly").checked);
+        const tree = diffNode(null, a, b, 0, $("changedOnly").checked);
         $("diffTree").replaceChildren(tree || document.createTextNode("(no change)"));
+        if (message.changeCount > message.changes.length) {
+          const more = document.createElement("div"); more.className = "leaf";
+          more.textContent = "… " + (message.changeCount - message.changes.length)
+            + " more changed paths";
+          $("diffTree").append(more);
+        }
       }
+    }
+
+    // The step's change as two trees, the state before and after: the changed paths alone, or
+    // (with context) written into the state the page was sent.
+    function changeTrees(message, withContext) {
+      let a = withContext ? structuredClone(message.state) : {};
+      let b = withContext ? structuredClone(message.state) : {};
+      for (const change of message.changes) {
+        if (change.path.length === 0) { a = change.old; b = change.new; continue; }
+        setAt(a, change.path, change.kind === "added" ? undefined : change.old);
+        setAt(b, change.path, change.kind === "removed" ? undefined : change.new);
+      }
+      return [a, b];
+    }
+
+    function setAt(root, path, value) {
+      let at = root;
+      for (const key of path.slice(0, -1)) {
+        if (at[key] === null || typeof at[key] !== "object") at[key] = {};
+        at = at[key];
+      }
+      const last = path[path.length - 1];
+      if (value === undefined) delete at[last]; else at[last] = value;
     }
 
     function drawState() {
@@ -379,8 +416,11 @@ enum InspectorPage {
       if (!message) return;
       $("state").classList.toggle("hidden", stateView !== "tree");
       $("stateRaw").classList.toggle("hidden", stateView !== "raw");
-      if (stateView === "raw") $("stateRaw").textContent = JSON.stringify(message.state, null, 2);
-      else $("state").replaceChildren(node(null, message.state, 0));
+      if (stateView === "raw") {
+        $("stateRaw").textContent = (message.cuts.length ? "// " + message.cuts.length
+          + " objects or arrays show part of their children: open them in the tree.\n" : "")
+          + JSON.stringify(message.state, null, 2);
+      } else $("state").replaceChildren(node(null, message.state, 0, []));
     }
 
     function same(a, b) {
@@ -418,9 +458,9 @@ enum InspectorPage {
         leaf.append(now);
         return leaf;
       }
-      const keys = Array.isArray(a)
+      const keys = (Array.isArray(a)
         ? [...Array(Math.max(a.length, b.length)).keys()].map(String)
-        : [...new Set([...Object.keys(a), ...Object.keys(b)])];
+        : [...new Set([...Object.keys(a), ...Object.keys(b)])]).filter((k) => k in a || k in b);
       const details = document.createElement("details");
       details.className = "changed";
       const summary = document.createElement("summary");
@@ -456,8 +496,10 @@ enum InspectorPage {
       return text === undefined ? "undefined" : text.length > 200 ? text.slice(0, 199) + "…" : text;
     }
 
-    // A JSON value as a tree: objects and arrays fold, built when opened.
-    function node(key, value, depth) {
+    // A JSON value as a tree: objects and arrays fold, built when opened. `path` is where it is
+    // in the step's state (null in a diff): a container the server cut shows its first
+    // children, and asks for more a page at a time.
+    function node(key, value, depth, path) {
       const label = (parent) => {
         if (key !== null) {
           const k = document.createElement("span"); k.className = "k"; k.textContent = key + ": ";
@@ -467,17 +509,22 @@ enum InspectorPage {
       if (value !== null && typeof value === "object") {
         const entries = Array.isArray(value) ? value.map((v, n) => [String(n), v])
           : Object.entries(value);
+        const cut = path ? cuts.get(JSON.stringify(path)) : undefined;
+        const count = cut ? cut.count : entries.length;
         const details = document.createElement("details");
         const summary = document.createElement("summary");
         label(summary);
-        summary.append(Array.isArray(value) ? "[" + entries.length + "]"
-          : "{" + entries.length + "}");
+        summary.append(Array.isArray(value) ? "[" + count + "]" : "{" + count + "}");
         details.append(summary);
         let built = false;
         const build = () => {
           if (built) return; built = true;
-          for (const [k, v] of entries.slice(0, 2000)) details.append(node(k, v, depth + 1));
-          if (entries.length > 2000) {
+          for (const [k, v] of entries.slice(0, 2000)) {
+            const child = path ? path.concat([Array.isArray(value) ? Number(k) : k]) : null;
+            details.append(node(k, v, depth + 1, child));
+          }
+          if (cut) addMore(details, path, entries.length, cut.count);
+          else if (entries.length > 2000) {
             const more = document.createElement("div"); more.className = "leaf";
             more.textContent = "… " + (entries.length - 2000) + " more"; details.append(more);
           }
@@ -493,6 +540,37 @@ enum InspectorPage {
       v.textContent = JSON.stringify(value);
       leaf.append(v);
       return leaf;
+    }
+
+    // A link that asks for the next page of a cut container's children; a container cut at
+    // its depth asks as soon as it is opened.
+    function addMore(details, path, shown, count) {
+      const more = document.createElement("div"); more.className = "leaf more";
+      more.textContent = "… " + (count - shown) + " more: show them";
+      more.addEventListener("click", () => requestChildren(details, more, path, shown));
+      details.append(more);
+      if (shown === 0) requestChildren(details, more, path, 0);
+    }
+
+    function requestChildren(details, more, path, offset) {
+      if (!lastDetail) return;
+      pendingChildren.set(JSON.stringify(path), { details, more, step: lastDetail.step });
+      more.textContent = "… loading";
+      request({ type: "children", step: lastDetail.step, path: path, offset: offset });
+    }
+
+    function showChildren(message) {
+      const key = JSON.stringify(message.path);
+      const pending = pendingChildren.get(key);
+      if (!pending || pending.step !== message.step) return;
+      pendingChildren.delete(key);
+      for (const cut of message.cuts) cuts.set(JSON.stringify(cut.path), cut);
+      pending.more.remove();
+      for (const [k, v] of message.entries) {
+        pending.details.append(node(String(k), v, 5, message.path.concat([k])));
+      }
+      const shown = message.offset + message.entries.length;
+      if (shown < message.count) addMore(pending.details, message.path, shown, message.count);
     }
 
     function resetTimeline(message) {
@@ -543,6 +621,7 @@ enum InspectorPage {
             break;
           }
           case "detail": showDetail(message); break;
+          case "children": showChildren(message); break;
           case "live":
             viewing = null; selected = null;
             showSteps(); setStatus(); request({ type: "detail", step: shownStep() });

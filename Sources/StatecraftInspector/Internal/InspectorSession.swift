@@ -5,7 +5,6 @@
 // to the export and import routes. It records only while a page is connected, or steps are set
 // aside (so that a page that reloads can still undo): otherwise the store has no step observer,
 // and pays nothing.
-import CustomDump
 import Foundation
 import Statecraft
 
@@ -49,6 +48,17 @@ struct InspectedFeature<State, Action> {
   let runtime: StoreRuntime
 }
 
+/// How long the Inspector's work on the main actor runs before it lets the app's work run:
+/// recomputing a step's state, and writing an export, go a slice at a time.
+struct SliceBudget {
+  /// The most actions a slice reduces, or actions it encodes.
+  var maximumSteps = Int.max
+  /// The longest a slice runs, about a frame's half.
+  var maximumDuration = Duration.milliseconds(8)
+  /// What runs between two slices: the app's work waiting on the main actor goes first.
+  var pause: @MainActor () async -> Void = { await Task.yield() }
+}
+
 /// How much of a session the timeline keeps.
 struct TimelineLimits {
   /// The most steps kept; older ones are dropped a checkpoint at a time.
@@ -64,7 +74,9 @@ final class InspectorSession<State, Action> {
   let feature: InspectedFeature<State, Action>
   let limits: TimelineLimits
   var generateTest: (@MainActor (Data) throws -> String)?
-  var importSession: (@MainActor (Data) -> InspectorResponse)?
+  var importSession: (@MainActor (Data) async -> InspectorResponse)?
+  /// How the session's long work is cut into slices.
+  var slicing = SliceBudget()
 
   private(set) var timeline: InspectorTimeline<Action>?
   /// The steps set aside by the last "continue from here", which "undo" puts back.
@@ -89,6 +101,12 @@ final class InspectorSession<State, Action> {
   /// The last states recomputed, by step: a page that views a step asks for it and the one
   /// before it, and then often the next.
   private var recomputed: [(step: Int, rootState: Any, shared: SharedSnapshot?)] = []
+  /// The trees of the last feature states sent to the pages, by step, for the pages' requests
+  /// for more of them.
+  private var trees: [(step: Int, generation: Int, tree: JSONValue)] = []
+  /// Changes when a step's state may no longer be what it was: a new timeline, a continue, an
+  /// undo. Work that awaited across one starts again.
+  private var generation = 0
 
   init(feature: InspectedFeature<State, Action>, limits: TimelineLimits) {
     self.feature = feature
@@ -157,7 +175,7 @@ final class InspectorSession<State, Action> {
     Task { @MainActor [weak self] in
       for await message in page.messages {
         guard let self else { break }
-        if case .text(let text) = message { self.handle(text, from: page) }
+        if case .text(let text) = message { await self.handle(text, from: page) }
       }
       self?.disconnect(page)
     }
@@ -188,6 +206,8 @@ final class InspectorSession<State, Action> {
       start: .init(step: 0, rootState: root, shared: snapshot()))
     branch = nil
     recomputed = []
+    trees = []
+    generation += 1
     start = .now
     sentCount = 0
     sentFirstStep = 0
@@ -209,6 +229,8 @@ final class InspectorSession<State, Action> {
     timeline = nil
     branch = nil
     recomputed = []
+    trees = []
+    generation += 1
     sharedReferences = []
     sentCount = 0
     returnFreedMemoryToTheSystem()
@@ -303,7 +325,9 @@ final class InspectorSession<State, Action> {
   private func stepMessages(_ range: ClosedRange<Int>, in timeline: InspectorTimeline<Action>)
     -> [String]
   {
-    let chunk = 2_000
+    // NB: a summary is at most 160 characters, 6 bytes each once escaped at worst: a chunk
+    // stays under the bound of a message (`InspectedTree.maximumMessageSize`).
+    let chunk = 1_000
     var messages: [String] = []
     var start = range.lowerBound
     while start <= range.upperBound {
@@ -344,7 +368,7 @@ final class InspectorSession<State, Action> {
 
   // MARK: - Messages
 
-  func handle(_ text: String, from page: PageConnection) {
+  func handle(_ text: String, from page: PageConnection) async {
     let request: PageRequest
     do {
       request = try PageRequest(text)
@@ -354,12 +378,12 @@ final class InspectorSession<State, Action> {
     }
     switch request.kind {
     case .detail(let step):
-      guard let detail = detail(step, viewing: false, context: "detail", page: page) else { return }
-      page.send(detail)
+      await sendDetail(step, viewing: false, context: "detail", to: page)
     case .jump(let step):
       // NB: a page views a past step; the store goes on from its live state.
-      guard let detail = detail(step, viewing: true, context: "jump", page: page) else { return }
-      page.send(detail)
+      await sendDetail(step, viewing: true, context: "jump", to: page)
+    case .children(let step, let path, let offset):
+      await sendChildren(step, path: path, offset: offset, to: page)
     case .resume:
       page.send(InspectorMessage.live(stepCount: sentCount))
     case .continueFrom(let step):
@@ -369,7 +393,7 @@ final class InspectorSession<State, Action> {
     case .send(let json):
       send(json, page: page)
     case .generateTest:
-      generate(page: page)
+      await generate(page: page)
     }
   }
 
@@ -429,39 +453,126 @@ final class InspectorSession<State, Action> {
     )
   }
 
-  private func detail(_ step: Int, viewing: Bool, context: String, page: PageConnection)
-    -> String?
-  {
-    guard let timeline, isViewable(step), let current = rootState(at: step),
-      let state = feature.featureState(current.rootState)
-    else {
+  /// Sends `page` the detail of `step`: its action, its state cut to a budget, and the paths
+  /// that changed from the step before, with a diff of those paths alone (see
+  /// InspectedTree.swift). The states are recomputed in slices, encoded on the main actor, and
+  /// compared and cut off it.
+  private func sendDetail(
+    _ step: Int, viewing: Bool, context: String, to page: PageConnection
+  ) async {
+    guard let timeline, isViewable(step) else {
       page.send(noSuchStep(step, context: context))
-      return nil
+      return
     }
-    var diff: String?
-    var previousJSON: String?
-    if step > timeline.firstStep, let before = rootState(at: step - 1),
-      let previous = feature.featureState(before.rootState)
-    {
-      previousJSON = reading(before.shared) { InspectedValue.json(previous) }
-      if current.shared == nil {
-        diff = CustomDump.diff(previous, state) ?? "(no change)"
-      } else {
-        // NB: both states hold the same shared references: each is dumped with the values they
-        // had at its step, and the dumps are compared line by line.
-        var old = ""
-        reading(before.shared) { _ = customDump(previous, to: &old) }
-        var new = ""
-        reading(current.shared) { _ = customDump(state, to: &new) }
-        diff = lineDiff(old, new) ?? "(no change)"
+    let hasPrevious = step > timeline.firstStep
+    while true {
+      let generation = self.generation
+      let previous = hasPrevious ? await tree(at: step - 1) : nil
+      guard let state = await tree(at: step), generation == self.generation else {
+        if generation != self.generation, self.timeline != nil, isViewable(step) { continue }
+        page.send(noSuchStep(step, context: context))
+        return
       }
+      guard let timeline = self.timeline else { return }
+      let fields = InspectedTree.DetailFields(
+        step: step, viewing: viewing, liveStep: timeline.lastStep,
+        recomputed: timeline.checkpoint(atOrBefore: step).step != step)
+      let action = timeline.step(step).map { InspectedValue.jsonData($0.action) }
+      let message = await Task.detached {
+        InspectedTree.detail(
+          fields, action: action.flatMap { JSONValue(parsing: $0) }, state: state,
+          previous: previous)
+      }.value
+      page.send(message)
+      return
     }
-    let isCheckpoint = timeline.checkpoint(atOrBefore: step).step == step
-    return InspectorMessage.detail(
-      step: step, viewing: viewing, liveStep: timeline.lastStep, recomputed: !isCheckpoint,
-      action: timeline.step(step).map { InspectedValue.json($0.action) },
-      state: reading(current.shared) { InspectedValue.json(state) }, previous: previousJSON,
-      diff: diff)
+  }
+
+  /// Sends `page` a page of the children of the container at `path` in the state of `step`.
+  private func sendChildren(
+    _ step: Int, path: JSONPath, offset: Int, to page: PageConnection
+  ) async {
+    guard isViewable(step), let state = await tree(at: step) else {
+      page.send(noSuchStep(step, context: "children"))
+      return
+    }
+    let message = await Task.detached {
+      InspectedTree.children(step: step, path: path, offset: offset, in: state)
+    }.value
+    page.send(
+      message
+        ?? InspectorMessage.error(
+          context: "children",
+          message: "The state at step \(step) has no object or array at \(path.text)."))
+  }
+
+  /// The feature's state at `step` as a tree: recomputed in slices, encoded on the main actor,
+  /// and read off it. Nil when the timeline has no such step.
+  private func tree(at step: Int) async -> JSONValue? {
+    while true {
+      let generation = self.generation
+      guard let timeline, timeline.contains(step) else { return nil }
+      if let hit = trees.first(where: { $0.step == step && $0.generation == generation }) {
+        return hit.tree
+      }
+      let root = await rootState(at: step, in: timeline)
+      guard generation == self.generation else { continue }
+      guard let root, let state = feature.featureState(root.rootState) else { return nil }
+      let data = reading(root.shared) { InspectedValue.jsonData(state) }
+      let tree = await Task.detached { JSONValue(parsing: data) ?? .null }.value
+      guard generation == self.generation else { continue }
+      trees.append((step, generation, tree))
+      if trees.count > 4 { trees.removeFirst() }
+      return tree
+    }
+  }
+
+  /// The root's state at `step` of `timeline`, recomputed as ``rootState(at:)`` does, but a
+  /// slice at a time (``slicing``), so that the app's work runs between two slices.
+  private func rootState(
+    at step: Int, in timeline: InspectorTimeline<Action>
+  ) async -> (rootState: Any, shared: SharedSnapshot?)? {
+    guard timeline.contains(step) else { return nil }
+    let generation = self.generation
+    if let hit = recomputed.first(where: { $0.step == step }) { return (hit.rootState, hit.shared) }
+    var from = timeline.checkpoint(atOrBefore: step)
+    if let nearer = recomputed.filter({ $0.step < step && $0.step > from.step }).max(by: {
+      $0.step < $1.step
+    }) {
+      from = .init(step: nearer.step, rootState: nearer.rootState, shared: nearer.shared)
+    }
+    guard from.step < step else { return (from.rootState, from.shared) }
+    let hasShared = from.shared != nil
+    var state = from.rootState
+    var shared = from.shared
+    var next = from.step + 1
+    while next <= step {
+      let deadline = ContinuousClock.now + slicing.maximumDuration
+      let last = next + min(step - next, max(slicing.maximumSteps, 1) - 1)
+      // NB: each slice replays with the shared values the last one ended with (see
+      // SharedReplay.swift): the copies are never held across the pause.
+      let replayed = SharedReplay.isolating(from: shared) { () -> Any? in
+        var current = state
+        while next <= last {
+          guard let action = timeline.step(next)?.rootAction,
+            let reduced = feature.reduce(current, action)
+          else { return nil }
+          current = reduced
+          next += 1
+          if ContinuousClock.now >= deadline { break }
+        }
+        return current
+      }
+      guard let result = replayed.result else { return nil }
+      state = result
+      shared = hasShared ? replayed.shared : nil
+      if next <= step { await slicing.pause() }
+    }
+    if generation == self.generation {
+      recomputed.append((step, state, shared))
+      if recomputed.count > 4 { recomputed.removeFirst() }
+    }
+    return (state, shared)
   }
 
   private func reading<R>(_ shared: SharedSnapshot?, _ body: () -> R) -> R {
@@ -524,6 +635,7 @@ final class InspectorSession<State, Action> {
     timeline.restore(aside)
     self.timeline = timeline
     recomputed = []
+    generation += 1
     guard let target = rootState(at: timeline.lastStep), moveStore(to: target, in: &timeline)
     else {
       _ = timeline.cut(after: aside.from)
@@ -558,6 +670,8 @@ final class InspectorSession<State, Action> {
     timeline.setCheckpoint(
       .init(step: timeline.lastStep, rootState: live, shared: snapshot(), isPinned: true))
     recomputed = []
+    trees = []
+    generation += 1
     sentCount = timeline.lastStep
     needsCheckpoint = false
     sharedChangesAfterLastStep = sharedChangeCount()
@@ -594,7 +708,7 @@ final class InspectorSession<State, Action> {
     return try decode(type)
   }
 
-  private func generate(page: PageConnection) {
+  private func generate(page: PageConnection) async {
     guard let generateTest else {
       page.send(
         InspectorMessage.error(
@@ -602,8 +716,21 @@ final class InspectorSession<State, Action> {
       return
     }
     do {
-      let data = try exportData()
-      page.send(InspectorMessage.generatedTest(try generateTest(data)))
+      let data = try await exportData()
+      let source = try generateTest(data)
+      let message = InspectorMessage.generatedTest(source)
+      guard message.utf8.count <= InspectedTree.maximumMessageSize else {
+        page.send(
+          InspectorMessage.error(
+            context: "generateTest",
+            message: """
+              The generated test is \(source.utf8.count) bytes, more than a message to the page \
+              holds (\(InspectedTree.maximumMessageSize) bytes). Export the session, and generate \
+              the test from the file.
+              """))
+        return
+      }
+      page.send(message)
     } catch {
       page.send(InspectorMessage.error(context: "generateTest", message: "\(error)"))
     }
@@ -612,10 +739,20 @@ final class InspectorSession<State, Action> {
   // MARK: - Export
 
   /// The session as the JSON that `Recording(jsonData:)` reads, with each step's origin and
-  /// time: from the first step the timeline keeps, each step's state recomputed in order.
-  func exportData() throws(ExportError) -> Data {
+  /// time, from the first step the timeline keeps: every action, and the states that can't be
+  /// recomputed from them (the ones the store was put in from outside the reducer) and the last
+  /// one, never every step's. The actions are encoded a slice at a time (``slicing``).
+  func exportData() async throws(ExportError) -> Data {
     guard let timeline else { throw .noSession }
-    return try exportData(of: timeline)
+    guard canExport else { throw .notEncodable("\(State.self) or \(Action.self)") }
+    var writer = ExportWriter(timeline: timeline)
+    while !writer.isDone {
+      try writer.encodeActions(slice: slicing, json: exportJSON)
+      if !writer.isDone { await slicing.pause() }
+    }
+    let last = await rootState(at: timeline.lastStep, in: timeline)
+    guard let last else { throw .encodingFailed("the last step could not be recomputed") }
+    return try writer.finish(last: last, json: exportJSON, state: feature.featureState)
   }
 
   /// The session as "undo continue" would make it, in the format of ``exportData()``: the
@@ -625,112 +762,134 @@ final class InspectorSession<State, Action> {
     guard var timeline, let branch else { return nil }
     _ = timeline.cut(after: branch.from)
     timeline.restore(branch)
-    return try exportData(of: timeline)
+    guard canExport else { throw .notEncodable("\(State.self) or \(Action.self)") }
+    var writer = ExportWriter(timeline: timeline)
+    try writer.encodeActions(
+      slice: SliceBudget(maximumDuration: .seconds(1_000_000)), json: exportJSON)
+    // NB: the last state is recomputed at once: at quit, there is no app's work to run first.
+    guard let last = rootStateAtOnce(at: timeline.lastStep, in: timeline) else {
+      throw .encodingFailed("the last step could not be recomputed")
+    }
+    return try writer.finish(last: last, json: exportJSON, state: feature.featureState)
   }
 
-  private func exportData(of timeline: InspectorTimeline<Action>) throws(ExportError) -> Data {
-    guard canExport else { throw .notEncodable("\(State.self) or \(Action.self)") }
+  /// The state at `step` of a timeline that need not be the session's own, at once.
+  private func rootStateAtOnce(
+    at step: Int, in timeline: InspectorTimeline<Action>
+  ) -> (rootState: Any, shared: SharedSnapshot?)? {
+    let from = timeline.checkpoint(atOrBefore: step)
+    guard from.step < step else { return (from.rootState, from.shared) }
+    let replayed = SharedReplay.isolating(from: from.shared) { () -> Any? in
+      var state = from.rootState
+      for number in (from.step + 1)...step {
+        guard let action = timeline.step(number)?.rootAction,
+          let next = feature.reduce(state, action)
+        else { return nil }
+        state = next
+      }
+      return state
+    }
+    guard let state = replayed.result else { return nil }
+    return (state, from.shared == nil ? nil : replayed.shared)
+  }
+
+  private let exportEncoder: JSONEncoder = {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys]
-    func json(_ value: Any) throws(ExportError) -> String {
-      guard let value = value as? any Encodable else { throw .notEncodable("\(type(of: value))") }
-      do {
-        return String(decoding: try encoder.encode(AnyEncodable(value: value)), as: UTF8.self)
-      } catch {
-        throw .encodingFailed(describe(error))
-      }
+    return encoder
+  }()
+
+  private func exportJSON(_ value: Any) throws(ExportError) -> String {
+    guard let value = value as? any Encodable else { throw .notEncodable("\(type(of: value))") }
+    do {
+      return String(decoding: try exportEncoder.encode(AnyEncodable(value: value)), as: UTF8.self)
+    } catch {
+      throw .encodingFailed(describe(error))
     }
-    func stateJSON(_ rootState: Any) throws(ExportError) -> String {
-      guard let state = feature.featureState(rootState) else {
-        throw .notEncodable("\(State.self)")
-      }
-      return try json(state)
+  }
+
+  func exportResponse() async -> InspectorResponse {
+    do {
+      return .json(.ok, try await exportData())
+    } catch {
+      return .text(.conflict, error.description)
     }
-    var actions: [String] = []
-    var origins: [String] = []
-    var times: [String] = []
-    var states: [String] = []
-    for number in (timeline.firstStep + 1)..<(timeline.lastStep + 1) {
-      guard let step = timeline.step(number) else { continue }
+  }
+}
+
+/// Writes a timeline as a recording: its actions a slice at a time, then its states that can't
+/// be recomputed (its first, the pinned checkpoints) and its last.
+@MainActor
+private struct ExportWriter<Action> {
+  let timeline: InspectorTimeline<Action>
+  private var next: Int
+  private var actions: [String] = []
+  private var origins: [String] = []
+  private var times: [String] = []
+
+  init(timeline: InspectorTimeline<Action>) {
+    self.timeline = timeline
+    next = timeline.firstStep + 1
+  }
+
+  var isDone: Bool { next > timeline.lastStep }
+
+  mutating func encodeActions(
+    slice: SliceBudget, json: (Any) throws(ExportError) -> String
+  ) throws(ExportError) {
+    let deadline = ContinuousClock.now + slice.maximumDuration
+    var count = 0
+    while next <= timeline.lastStep {
+      guard let step = timeline.step(next) else { break }
       guard let featureAction = step.featureAction else {
-        throw .notAnAction(step: number, caseName: step.caseName)
+        throw .notAnAction(step: next, caseName: step.caseName)
       }
       actions.append(try json(featureAction))
       origins.append(InspectorMessage.quoted(step.origin.rawValue))
       times.append(String(microseconds(step.time)))
+      next += 1
+      count += 1
+      if count >= slice.maximumSteps || ContinuousClock.now >= deadline { break }
     }
-    let first = timeline.checkpoint(atOrBefore: timeline.firstStep)
-    let initial = try reading(first.shared) { () throws(ExportError) -> String in
-      try stateJSON(first.rootState)
-    }
-    // NB: each state is recomputed from the checkpoint before it and encoded at once, while
-    // the replay's shared values are the step's: the states are never all kept.
-    var segmentStart = first
-    var number = timeline.firstStep
-    while number < timeline.lastStep {
-      let segmentEnd =
-        timeline.checkpoints.first(where: { $0.step > segmentStart.step })?.step
-        ?? timeline.lastStep + 1
-      let start = segmentStart
-      var failure: ExportError?
-      _ = SharedReplay.isolating(from: start.shared) {
-        var state = start.rootState
-        for next in (start.step + 1)..<segmentEnd {
-          guard let action = timeline.step(next)?.rootAction,
-            let reduced = feature.reduce(state, action)
-          else {
-            failure = .encodingFailed("step \(next) could not be recomputed")
-            return
-          }
-          state = reduced
-          do throws(ExportError) {
-            states.append(try stateJSON(state))
-          } catch {
-            failure = error
-            return
-          }
+  }
+
+  func finish<State>(
+    last: (rootState: Any, shared: SharedSnapshot?),
+    json: (Any) throws(ExportError) -> String, state: (Any) -> State?
+  ) throws(ExportError) -> Data {
+    func stateJSON(_ rootState: Any, _ shared: SharedSnapshot?) throws(ExportError) -> String {
+      guard let state = state(rootState) else { throw .notEncodable("\(State.self)") }
+      guard let shared else { return try json(state) }
+      var result: Result<String, ExportError>?
+      shared.whileReading {
+        do throws(ExportError) { result = .success(try json(state)) } catch {
+          result = .failure(error)
         }
       }
-      if let failure { throw failure }
-      number = segmentEnd - 1
-      guard segmentEnd <= timeline.lastStep else { break }
-      let checkpoint = timeline.checkpoint(atOrBefore: segmentEnd)
-      states.append(
-        try reading(checkpoint.shared) { () throws(ExportError) -> String in
-          try stateJSON(checkpoint.rootState)
-        })
-      segmentStart = checkpoint
-      number = segmentEnd
+      return try result!.get()
     }
-    let checkpoints = states.enumerated().map { index, state in
-      #"{"state":\#(state),"step":\#(index + 1)}"#
+    let first = timeline.checkpoint(atOrBefore: timeline.firstStep)
+    let initial = try stateJSON(first.rootState, first.shared)
+    var checkpoints: [String] = []
+    for checkpoint in timeline.checkpoints
+    where checkpoint.isPinned && checkpoint.step > timeline.firstStep
+      && checkpoint.step < timeline.lastStep
+    {
+      let state = try stateJSON(checkpoint.rootState, checkpoint.shared)
+      checkpoints.append(#"{"state":\#(state),"step":\#(checkpoint.step - timeline.firstStep)}"#)
+    }
+    let stepCount = timeline.lastStep - timeline.firstStep
+    if stepCount > 0 {
+      let state = try stateJSON(last.rootState, last.shared)
+      checkpoints.append(#"{"state":\#(state),"step":\#(stepCount)}"#)
     }
     let text =
       #"{"actions":[\#(actions.joined(separator: ","))],"#
       + #""checkpoints":[\#(checkpoints.joined(separator: ","))],"#
-      + #""formatVersion":\#(Recording<State, Action>.formatVersion),"#
+      + #""formatVersion":\#(Recording<Int, Action>.formatVersion),"#
       + #""initialState":\#(initial),"origins":[\#(origins.joined(separator: ","))],"#
-      + #""stateInterval":1,"times":[\#(times.joined(separator: ","))]}"#
+      + #""stateInterval":\#(max(stepCount, 1)),"times":[\#(times.joined(separator: ","))]}"#
     return Data(text.utf8)
-  }
-
-  private func reading<R>(
-    _ shared: SharedSnapshot?, _ body: () throws(ExportError) -> R
-  ) throws(ExportError) -> R {
-    guard let shared else { return try body() }
-    var result: Result<R, ExportError>?
-    shared.whileReading {
-      do throws(ExportError) { result = .success(try body()) } catch { result = .failure(error) }
-    }
-    return try result!.get()
-  }
-
-  func exportResponse() -> InspectorResponse {
-    do {
-      return .json(.ok, try exportData())
-    } catch {
-      return .text(.conflict, error.description)
-    }
   }
 }
 

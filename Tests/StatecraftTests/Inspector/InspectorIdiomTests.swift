@@ -161,7 +161,7 @@ extension Engine {
         _ = try await page.read(until: "sent")
         #expect(store.tally.count == 5)
 
-        let export = try inspector.session.exportData()
+        let export = try await inspector.session.exportData()
         let recording = try RecordingOf<Tally>(jsonData: export)
         #expect(recording.actions == [.add(2), .add(3)])
         #expect(recording.replay(against: Tally()).isReproduced)

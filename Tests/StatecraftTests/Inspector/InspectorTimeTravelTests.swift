@@ -22,7 +22,7 @@ extension Engine {
       let store = Store(initialState: Tally.State()) { Tally() }
       let inspector = try await Inspector(store: store)
       try await withPage(inspector) { page, welcome in
-        #expect(welcome["protocol"] as? Int == 2)
+        #expect(welcome["protocol"] as? Int == 3)
         store.send(.add(1))
         store.send(.add(2))
         store.send(.note("three"))
@@ -34,7 +34,7 @@ extension Engine {
         #expect(detail["viewing"] as? Bool == true)
         #expect(detail["liveStep"] as? Int == 3)
         #expect((detail["state"] as? [String: Any])?["count"] as? Int == 1)
-        #expect((detail["diff"] as? String)?.contains("+   count: 1") == true)
+        #expect((detail["diff"] as? String)?.contains("count\n- 0\n+ 1") == true)
         // The store is where the user left it.
         #expect(store.state == Tally.State(count: 3, notes: ["three"]))
 
@@ -186,8 +186,12 @@ extension Engine {
         let detail = try await page.read(until: "detail").message
         #expect(detail["recomputed"] as? Bool == true)
         #expect((detail["state"] as? [String: Any])?["count"] as? Int == (1...43).reduce(0, +))
-        #expect((detail["previous"] as? [String: Any])?["count"] as? Int == (1...42).reduce(0, +))
-        #expect((detail["diff"] as? String)?.contains("+   count: 946") == true)
+        let changes = try #require(detail["changes"] as? [[String: Any]])
+        #expect(changes.count == 1)
+        #expect(changes.first?["path"] as? [String] == ["count"])
+        #expect(changes.first?["old"] as? Int == (1...42).reduce(0, +))
+        #expect(changes.first?["new"] as? Int == (1...43).reduce(0, +))
+        #expect((detail["diff"] as? String)?.contains("count\n- 903\n+ 946") == true)
 
         try await page.sendText(#"{"type":"detail","step":40}"#)
         let checkpoint = try await page.read(until: "detail").message
@@ -250,14 +254,11 @@ extension Engine {
         #expect(lines.wrappedValue == ["b", "c"])
         #expect(lines.reference!.changeCount == changes)
 
-        // The export recomputes every step the same way.
+        // The export recomputes the last step the same way: it stores no other state.
         let export = try await WireClient.request(
           port: inspector.port, target: "/export?token=\(inspector.token)")
         let recording = try RecordingOf<SharedNotes>(jsonData: Data(export.body.utf8))
-        #expect(
-          recording.checkpoints.map(\.state.lines.wrappedValue) == [
-            ["a", "b"], ["a", "b", "c"], ["b", "c"],
-          ])
+        #expect(recording.checkpoints.map(\.state.lines.wrappedValue) == [["b", "c"]])
         #expect(lines.reference!.changeCount == changes)
       }
       await inspector.stop()

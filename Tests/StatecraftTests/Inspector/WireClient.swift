@@ -205,6 +205,21 @@ struct WireConnection {
     }
   }
 
+  /// Reads messages until one of `type`, and returns its text as it came.
+  mutating func readText(until type: String) async throws -> String {
+    while true {
+      let frame = try await readFrame()
+      guard frame.opcode == 0x1 else {
+        if frame.opcode == 0x8 { throw WireError(description: "the server closed the socket") }
+        continue
+      }
+      let object = try JSONSerialization.jsonObject(with: Data(frame.payload)) as? [String: Any]
+      if object?["type"] as? String == type {
+        return String(decoding: frame.payload, as: UTF8.self)
+      }
+    }
+  }
+
   /// Reads messages until one of `type`; the ones before are returned too, in order.
   mutating func read(until type: String) async throws -> (
     message: [String: Any], before: [[String: Any]]

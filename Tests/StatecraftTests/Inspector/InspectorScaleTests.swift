@@ -1,0 +1,220 @@
+import Foundation
+import NIOEmbedded
+import NIOWebSocket
+import Testing
+
+@testable import Statecraft
+@testable import StatecraftInspector
+
+extension Engine {
+  /// The Inspector at the size of a real session: a page is sent what it shows, under a bound,
+  /// and browses the rest on demand; an export holds the actions and only the states it can't
+  /// recompute; viewing, exporting and importing leave the main actor to the app between
+  /// slices.
+  @MainActor
+  @Suite struct InspectorScaleTests {
+    @Test func aLargeStatesDetailIsItsChangedPathsUnderTheBoundAndItsListIsBrowsable()
+      async throws
+    {
+      let store = Store(initialState: Catalog.State()) { Catalog() }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        store.send(.fill(10_000))
+        store.send(.rename(id: 9_999, title: "Renamed"))
+        _ = try await page.readSteps(count: 2)
+        // NB: the whole state is larger than any message may be.
+        let whole = try JSONEncoder().encode(store.state)
+        #expect(whole.count > InspectedTree.maximumMessageSize)
+
+        try await page.sendText(#"{"type":"detail","step":2}"#)
+        let text = try await page.readText(until: "detail")
+        #expect(text.utf8.count <= InspectedTree.maximumMessageSize)
+        let detail = try #require(
+          JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let changes = try #require(detail["changes"] as? [[String: Any]])
+        #expect(changes.count == 1)
+        #expect(detail["changeCount"] as? Int == 1)
+        #expect(changes.first?["path"] as? [AnyHashable] == ["items", 9_999, "title"])
+        #expect(changes.first?["new"] as? String == "Renamed")
+        #expect((detail["diff"] as? String)?.contains("items[9999].title\n- ") == true)
+        #expect((detail["diff"] as? String)?.contains(#"+ "Renamed""#) == true)
+        let cuts = try #require(detail["cuts"] as? [[String: Any]])
+        let items = try #require(cuts.first { $0["path"] as? [String] == ["items"] })
+        #expect(items["count"] as? Int == 10_000)
+        #expect((items["shown"] as? Int ?? .max) < 10_000)
+
+        // The rest of the list comes a page at a time.
+        try await page.sendText(
+          #"{"type":"children","step":2,"path":["items"],"offset":9990}"#)
+        let childrenText = try await page.readText(until: "children")
+        #expect(childrenText.utf8.count <= InspectedTree.maximumMessageSize)
+        let children = try #require(
+          JSONSerialization.jsonObject(with: Data(childrenText.utf8)) as? [String: Any])
+        #expect(children["count"] as? Int == 10_000)
+        let entries = try #require(children["entries"] as? [[Any]])
+        #expect(entries.count == 10)
+        #expect(entries.last?.first as? Int == 9_999)
+        #expect((entries.last?.last as? [String: Any])?["title"] as? String == "Renamed")
+      }
+      await inspector.stop()
+    }
+
+    @Test func anExportHoldsTheActionsAndGrowsLinearlyWithTheSteps() async throws {
+      func exportSize(steps: Int) async throws -> Int {
+        let store = Store(initialState: Catalog.State()) { Catalog() }
+        let inspector = try await Inspector(store: store)
+        let size = try await withInspectorPage(inspector) { page, _ in
+          for _ in 0..<steps { store.send(.fill(1)) }
+          _ = try await page.readSteps(count: steps)
+          let export = try await inspector.session.exportData()
+          let recording = try RecordingOf<Catalog>(jsonData: export)
+          #expect(recording.actions.count == steps)
+          #expect(recording.checkpoints.map(\.step) == [steps])
+          #expect(recording.replay(against: Catalog()).isReproduced)
+          return export.count
+        }
+        await inspector.stop()
+        return size
+      }
+      let single = try await exportSize(steps: 150)
+      let double = try await exportSize(steps: 300)
+      // NB: every step's state would make it grow as the square of the steps (4× here).
+      #expect(Double(double) / Double(single) < 2.5)
+    }
+
+    @Test func anActionSentWhileAnExportRunsIsReducedBeforeTheExportEnds() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...20 { store.send(.add(1)) }
+        _ = try await page.readSteps(count: 20)
+        let gates = SliceGates(session: inspector.session)
+        let export = Task { @MainActor in
+          defer { gates.finished() }
+          return try await inspector.session.exportData()
+        }
+        await gates.pausedOrFinished.wait()
+        store.send(.add(100))
+        #expect(!gates.isFinished)
+        #expect(store.count == 120)
+        gates.resume.open()
+        let recording = try RecordingOf<Tally>(jsonData: try await export.value)
+        #expect(recording.actions.count >= 20)
+      }
+      await inspector.stop()
+    }
+
+    @Test func anActionSentWhileAStepIsRecomputedIsReducedBeforeTheDetailIsSent() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 1_000
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...50 { store.send(.add(1)) }
+        _ = try await page.readSteps(count: 50)
+        let gates = SliceGates(session: inspector.session)
+        let channel = EmbeddedChannel()
+        let viewer = PageConnection(channel: channel)
+        let detail = Task { @MainActor in
+          defer { gates.finished() }
+          await inspector.session.handle(#"{"type":"detail","step":40}"#, from: viewer)
+        }
+        await gates.pausedOrFinished.wait()
+        store.send(.add(100))
+        #expect(!gates.isFinished)
+        #expect(store.count == 150)
+        gates.resume.open()
+        await detail.value
+        let frame = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        let message = try #require(
+          JSONSerialization.jsonObject(with: Data(frame.unmaskedData.readableBytesView))
+            as? [String: Any])
+        #expect(message["type"] as? String == "detail")
+        #expect((message["state"] as? [String: Any])?["count"] as? Int == 40)
+        _ = try? channel.finish()
+      }
+      await inspector.stop()
+    }
+
+    @Test func anActionSentWhileAnImportReplaysIsReducedBeforeTheImportEnds() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      inspector.replaysImports(against: Tally())
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...20 { store.send(.add(1)) }
+        _ = try await page.readSteps(count: 20)
+        let export = try await inspector.session.exportData()
+        let importSession = try #require(inspector.session.importSession)
+        let gates = SliceGates(session: inspector.session)
+        let replay = Task { @MainActor in
+          defer { gates.finished() }
+          return await importSession(export)
+        }
+        await gates.pausedOrFinished.wait()
+        store.send(.add(100))
+        #expect(!gates.isFinished)
+        #expect(store.count == 120)
+        gates.resume.open()
+        let report = await replay.value
+        #expect(report.status == .ok)
+        #expect(String(decoding: report.body, as: UTF8.self).contains(#""reproduced":true"#))
+      }
+      await inspector.stop()
+    }
+  }
+}
+
+/// Gates on the session's slices: its work stops at its first pause until `resume` opens;
+/// `pausedOrFinished` opens at that pause, or when the work finished without one.
+@MainActor
+private final class SliceGates {
+  let pausedOrFinished = Gate()
+  let resume = Gate()
+  private(set) var isFinished = false
+
+  init(session: InspectorSession<some Any, some Any>) {
+    session.slicing = SliceBudget(
+      maximumSteps: 1, maximumDuration: .seconds(3_600),
+      pause: { [pausedOrFinished, resume] in
+        pausedOrFinished.open()
+        await resume.wait()
+      })
+  }
+
+  func finished() {
+    isFinished = true
+    pausedOrFinished.open()
+  }
+}
+
+/// A list of items with long titles: its state, encoded, is larger than a page's message.
+struct Catalog: Reducer {
+  struct Item: Codable, Equatable, Identifiable {
+    let id: Int
+    var title: String
+  }
+
+  struct State: Codable, Equatable {
+    var items: [Item] = []
+  }
+
+  enum Action: Codable, Equatable {
+    case fill(Int)
+    case rename(id: Int, title: String)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .fill(let count):
+      let start = state.items.count
+      state.items += (start..<(start + count)).map {
+        Item(id: $0, title: "Item \($0): " + String(repeating: "x", count: 300))
+      }
+    case .rename(let id, let title):
+      if let index = state.items.firstIndex(where: { $0.id == id }) {
+        state.items[index].title = title
+      }
+    }
+    return .none
+  }
+}
