@@ -42,15 +42,57 @@
 /// extension Destination.State: Equatable {}
 /// ```
 ///
+/// It also writes `CaseScope`, an enum with a child store per reducer case and the values of the
+/// others, and the `CaseScopable` conformance, so that a view switches on a destination's store:
+///
+/// ```swift
+/// switch store.case {
+/// case let .addBook(store): AddBookView(store: store)
+/// case let .alert(alert): AlertView(alert)
+/// case let .note(text): Text(text)
+/// }
+/// ```
+///
 /// A case of several values (`case meeting(Meeting, syncUp: SyncUp)`) or none is state only,
 /// as `@ReducerCaseIgnored` makes one. A reducer case's default value is the reducer it runs:
 /// `case detail(Detail = Detail(isEditable: false))`. Misuse is an error where it is written:
 /// `@Reducer` on a class or an actor, a struct with no `State`, an ephemeral case with no value
 /// or with several.
-@attached(member, names: named(State), named(Action), named(body))
+@attached(
+  member, names: named(State), named(Action), named(body), named(CaseScope), named(scope))
 @attached(memberAttribute)
-@attached(extension, conformances: Reducer, CaseReducer)
+@attached(extension, conformances: Reducer, CaseReducer, CaseScopable)
 public macro Reducer() = #externalMacro(module: "StatecraftMacrosPlugin", type: "ReducerMacro")
+
+/// On a view that holds a `store`, TCA's `@ViewAction(for:)`: the `ViewActionSending`
+/// conformance, whose `send(_:)` wraps the view's actions in the store action's `view` case.
+///
+/// ```swift
+/// @Reducer
+/// struct Feed {
+///   struct State { var items: [Item] = [] }
+///   enum Action: ViewAction {
+///     case view(View)
+///     case loaded([Item])
+///     enum View { case refreshTapped }
+///   }
+///   …
+/// }
+///
+/// @ViewAction(for: Feed.self)
+/// struct FeedView: View {
+///   let store: StoreOf<Feed>
+///   var body: some View {
+///     Button("Refresh") { send(.refreshTapped) }  // store.send(.view(.refreshTapped))
+///   }
+/// }
+/// ```
+///
+/// A type with no `store` property is an error where the macro is written.
+@attached(extension, conformances: ViewActionSending)
+public macro ViewAction<R: Reducer>(for: R.Type) =
+  #externalMacro(module: "StatecraftMacrosPlugin", type: "ViewActionMacro")
+where R.Action: ViewAction
 
 /// Accepted on a state, and harmless: a store already observes each key path a view reads, so
 /// a Statecraft state needs no observation registrar. TCA's `@ObservableState`.

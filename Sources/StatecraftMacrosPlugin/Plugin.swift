@@ -9,5 +9,6 @@ struct StatecraftMacrosPlugin: CompilerPlugin {
   let providingMacros: [any Macro.Type] = [
     ReducerMacro.self,
     MarkerMacro.self,
+    ViewActionMacro.self,
   ]
 }

@@ -24,10 +24,19 @@ extension ReducerMacro: ExtensionMacro {
     in context: some MacroExpansionContext
   ) throws -> [ExtensionDeclSyntax] {
     if declaration.is(EnumDeclSyntax.self) {
-      guard !declaration.inherits("CaseReducer") else { return [] }
+      // NB: `CaseScopable` only where the macro writes `State`, and so `CaseScope` from the
+      // same cases; a hand-written `State` may not have a case per case of the enum.
+      var conformances: [String] = []
+      if !declaration.inherits("CaseReducer") {
+        conformances += ["Statecraft.CaseReducer", "Statecraft.Reducer"]
+      }
+      if !declaration.declaresType(named: "State"), !declaration.inherits("CaseScopable") {
+        conformances.append("Statecraft.CaseScopable")
+      }
+      guard !conformances.isEmpty else { return [] }
       return [
         try ExtensionDeclSyntax(
-          "extension \(type.trimmed): Statecraft.CaseReducer, Statecraft.Reducer {}")
+          "extension \(type.trimmed): \(raw: conformances.joined(separator: ", ")) {}")
       ]
     }
     guard declaration.is(StructDeclSyntax.self), !declaration.inherits("Reducer") else {
@@ -108,6 +117,8 @@ extension ReducerMacro {
 
     var name: String
     var kind: Kind
+    /// The label of each of the case's values (nil where it has none), for `CaseScope`.
+    var labels: [String?] = []
 
     var stateCase: String {
       switch kind {
@@ -129,6 +140,40 @@ extension ReducerMacro {
     var scope: String? {
       guard case .reducer(_, let instance) = kind else { return nil }
       return "Statecraft.Scope(state: \\.\(name), action: \\.\(name)) { \(instance) }"
+    }
+
+    /// The case of `CaseScope`: a child store for a reducer, the values as they are otherwise.
+    var caseScopeCase: String {
+      switch kind {
+      case .reducer(let type, _): "case \(name)(Statecraft.StoreOf<\(type)>)"
+      case .ephemeral, .stateOnly: stateCase
+      }
+    }
+
+    /// The lines of `scope(_:)` that return this case when it is the one present. Each asks for
+    /// a scope of its case alone, so that reading `store.case` observes which case is present,
+    /// not every change inside it.
+    var caseScopeReturn: String {
+      switch kind {
+      case .reducer:
+        return
+          "if let child = store.scope(state: \\.\(name), action: \\.\(name)) { return .\(name)(child) }"
+      case .ephemeral:
+        return "if let value = store.scope(state: \\.\(name)).state { return .\(name)(value) }"
+      case .stateOnly(nil):
+        return "if store.scope(state: \\.\(name)).state != nil { return .\(name) }"
+      case .stateOnly(.some):
+        let arguments: String
+        if labels.count == 1 {
+          arguments = labels[0].map { "\($0): value" } ?? "value"
+        } else {
+          arguments = labels.enumerated().map { index, label in
+            label.map { "\($0): value.\(index)" } ?? "value.\(index)"
+          }.joined(separator: ", ")
+        }
+        return
+          "if let value = store.scope(state: \\.\(name)).state { return .\(name)(\(arguments)) }"
+      }
     }
   }
 
@@ -192,6 +237,23 @@ extension ReducerMacro {
         }
         """)
     }
+    // NB: `switch store.case { … }`, where the macro writes `State` from these same cases.
+    if !enumDecl.declaresType(named: "State") {
+      members.append(
+        """
+        \(raw: access)enum CaseScope {
+          \(raw: cases.map(\.caseScopeCase).joined(separator: "\n"))
+        }
+        """)
+      members.append(
+        """
+        @MainActor
+        \(raw: access)static func scope(_ store: Statecraft.Store<Self.State, Self.Action>) -> CaseScope {
+          \(raw: cases.map(\.caseScopeReturn).joined(separator: "\n"))
+          fatalError("no case of \\(Self.State.self) is present in the store's state")
+        }
+        """)
+    }
     return members
   }
 
@@ -220,14 +282,16 @@ extension ReducerMacro {
       // NB: as TCA's: a case of several values holds them as state (SyncUps' `case
       // meeting(Meeting, syncUp: SyncUp)`), with no action.
       return Case(
-        name: name, kind: .stateOnly(parameters: element.parameterClause!.trimmedDescription))
+        name: name, kind: .stateOnly(parameters: element.parameterClause!.trimmedDescription),
+        labels: parameters.map(\.label))
     }
     let type = parameter.type.trimmedDescription
     let isNamedType =
       parameter.type.is(IdentifierTypeSyntax.self) || parameter.type.is(MemberTypeSyntax.self)
     if ignored || !isNamedType {
       return Case(
-        name: name, kind: .stateOnly(parameters: element.parameterClause!.trimmedDescription))
+        name: name, kind: .stateOnly(parameters: element.parameterClause!.trimmedDescription),
+        labels: [parameter.label])
     }
     let baseName =
       parameter.type.as(IdentifierTypeSyntax.self)?.name.text
@@ -336,6 +400,14 @@ extension AttributeListSyntax {
       return type.as(IdentifierTypeSyntax.self)?.name.text == name
         || type.as(MemberTypeSyntax.self)?.name.text == name
     }
+  }
+}
+
+extension EnumCaseParameterSyntax {
+  /// The value's label (`syncUp` in `case meeting(Meeting, syncUp: SyncUp)`), or nil.
+  var label: String? {
+    guard let firstName, firstName.tokenKind != .wildcard else { return nil }
+    return firstName.text
   }
 }
 

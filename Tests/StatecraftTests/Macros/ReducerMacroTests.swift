@@ -11,6 +11,7 @@ extension Engine {
         "ObservableState": MarkerMacro.self,
         "ReducerCaseIgnored": MarkerMacro.self,
         "ReducerCaseEphemeral": MarkerMacro.self,
+        "ViewAction": ViewActionMacro.self,
       ],
       record: .missing))
   struct ReducerMacroTests {
@@ -159,9 +160,49 @@ extension Engine {
               }
             )
           }
+
+          enum CaseScope {
+            case add(Statecraft.StoreOf<SyncUpForm>)
+            case alert(AlertState<Alert>)
+            case dialog(ConfirmationDialogState<Dialog>)
+            case note(String)
+            case meeting(Meeting, syncUp: SyncUp)
+            case empty
+            case detail(Statecraft.StoreOf<Detail>)
+            case nested(Statecraft.StoreOf<Feature.Child>)
+          }
+
+          @MainActor
+          static func scope(_ store: Statecraft.Store<Self.State, Self.Action>) -> CaseScope {
+            if let child = store.scope(state: \.add, action: \.add) {
+              return .add(child)
+            }
+            if let value = store.scope(state: \.alert).state {
+              return .alert(value)
+            }
+            if let value = store.scope(state: \.dialog).state {
+              return .dialog(value)
+            }
+            if let value = store.scope(state: \.note).state {
+              return .note(value)
+            }
+            if let value = store.scope(state: \.meeting).state {
+              return .meeting(value.0, syncUp: value.1)
+            }
+            if store.scope(state: \.empty).state != nil {
+              return .empty
+            }
+            if let child = store.scope(state: \.detail, action: \.detail) {
+              return .detail(child)
+            }
+            if let child = store.scope(state: \.nested, action: \.nested) {
+              return .nested(child)
+            }
+            fatalError("no case of \(Self.State.self) is present in the store's state")
+          }
         }
 
-        extension Destination: Statecraft.CaseReducer, Statecraft.Reducer {
+        extension Destination: Statecraft.CaseReducer, Statecraft.Reducer, Statecraft.CaseScopable {
         }
         """#
       }
@@ -179,7 +220,7 @@ extension Engine {
         }
         """
       } expansion: {
-        """
+        #"""
         public enum Path {
           case toast(Toast)
           case about(String)
@@ -201,11 +242,27 @@ extension Engine {
           public static var body: Statecraft.EmptyReducer<Self.State, Self.Action> {
             return Statecraft.EmptyReducer()
           }
+
+          public enum CaseScope {
+            case toast(Toast)
+            case about(String)
+          }
+
+          @MainActor
+          public static func scope(_ store: Statecraft.Store<Self.State, Self.Action>) -> CaseScope {
+            if let value = store.scope(state: \.toast).state {
+              return .toast(value)
+            }
+            if let value = store.scope(state: \.about).state {
+              return .about(value)
+            }
+            fatalError("no case of \(Self.State.self) is present in the store's state")
+          }
         }
 
-        extension Path: Statecraft.CaseReducer, Statecraft.Reducer {
+        extension Path: Statecraft.CaseReducer, Statecraft.Reducer, Statecraft.CaseScopable {
         }
-        """
+        """#
       }
     }
 
@@ -276,6 +333,48 @@ extension Engine {
           case banner
                ┬─────
                ╰─ 🛑 '@ReducerCaseEphemeral' case 'banner' holds no value: an ephemeral case holds its state, such as 'AlertState<Alert>'
+        }
+        """
+      }
+    }
+
+    @Test func aViewWithAStoreSendsItsViewActions() {
+      assertMacro {
+        """
+        @ViewAction(for: Feed.self)
+        struct FeedView: View {
+          let store: StoreOf<Feed>
+          var body: some View { EmptyView() }
+        }
+        """
+      } expansion: {
+        """
+        struct FeedView: View {
+          let store: StoreOf<Feed>
+          var body: some View { EmptyView() }
+        }
+
+        extension FeedView: Statecraft.ViewActionSending {
+        }
+        """
+      }
+    }
+
+    @Test func aViewWithoutAStoreCannotSendViewActions() {
+      assertMacro {
+        """
+        @ViewAction(for: Feed.self)
+        struct FeedView {
+          let model: StoreOf<Feed>
+        }
+        """
+      } diagnostics: {
+        """
+        @ViewAction(for: Feed.self)
+        ┬──────────────────────────
+        ╰─ 🛑 '@ViewAction' sends through a 'store', and 'FeedView' has none: add 'let store: StoreOf<Feature>'
+        struct FeedView {
+          let model: StoreOf<Feed>
         }
         """
       }

@@ -1,4 +1,6 @@
+import ConcurrencyExtras
 import Foundation
+import Observation
 import ReadingListFeature
 import StatecraftMacros
 import StatecraftTesting
@@ -85,6 +87,91 @@ extension Engine {
       // NB: `@ReducerCaseIgnored`: the action's case holds `Never`, so none can be sent.
       let about: CaseKeyPath<ReadingList.Path.Action, Never> = \.about
       _ = about
+    }
+
+    // MARK: - switch store.case
+
+    /// Reads `read` under `withObservationTracking` and counts the notifications.
+    func track(_ read: @escaping () -> Void) -> LockIsolated<Int> {
+      let notified = LockIsolated(0)
+      withObservationTracking {
+        read()
+      } onChange: {
+        notified.withValue { $0 += 1 }
+      }
+      return notified
+    }
+
+    @Test func aViewSwitchesOnAPathElementsStoreAndDrivesTheChildThroughIt() {
+      let store = Store(initialState: ReadingList.Path.State.detail(BookDetail.State(book: dune))) {
+        ReadingList.Path.body
+      }
+      guard case .detail(let detail) = store.case else {
+        Issue.record("expected the detail case, got \(store.case)")
+        return
+      }
+      #expect(detail.book == dune)
+      detail.send(.toggleReadTapped)
+      #expect(store.state.detail?.book.isRead == true)
+      // NB: the same child store each time the view is drawn, not a new one.
+      guard case .detail(let again) = store.case else {
+        Issue.record("expected the detail case, got \(store.case)")
+        return
+      }
+      #expect(again === detail)
+    }
+
+    @Test func switchingOnTheCaseObservesWhichCaseIsPresentNotWhatChangesInside() {
+      let store = Store(initialState: ReadingList.Path.State.detail(BookDetail.State(book: dune))) {
+        ReadingList.Path.body
+      }
+      let notified = track { _ = store.case }
+      guard case .detail(let detail) = store.case else {
+        Issue.record("expected the detail case, got \(store.case)")
+        return
+      }
+      detail.send(.toggleReadTapped)
+      detail.send(.toggleReadTapped)
+      #expect(store.state.detail?.book.isRead == false)
+      #expect(notified.value == 0)
+    }
+
+    @Test func aCaseThatHoldsAValueGivesTheValue() {
+      let store = Store(initialState: ReadingList.Path.State.about("Books to read this year")) {
+        ReadingList.Path.body
+      }
+      guard case .about(let text) = store.case else {
+        Issue.record("expected the about case, got \(store.case)")
+        return
+      }
+      #expect(text == "Books to read this year")
+    }
+
+    @Test func aPresentedDestinationSwitchesFromASheetToAnAlert() {
+      let store = Store(initialState: ReadingList.State(books: [dune])) {
+        ReadingList()
+      } withDependencies: {
+        $0.uuid = .incrementing
+      }
+      store.send(.addButtonTapped)
+      guard let sheet = store.scope(state: \.$destination, action: \.destination),
+        case .addBook(let addBook) = sheet.case
+      else {
+        Issue.record("expected the add-book sheet, got \(String(describing: store.destination))")
+        return
+      }
+      addBook.send(.setTitle("Dune Messiah"))
+      #expect(store.destination?.addBook?.book.title == "Dune Messiah")
+
+      store.send(.destination(.dismiss))
+      store.send(.deleteButtonTapped(id: dune.id))
+      guard let alertStore = store.scope(state: \.$destination, action: \.destination),
+        case .alert(let alert) = alertStore.case
+      else {
+        Issue.record("expected the alert, got \(String(describing: store.destination))")
+        return
+      }
+      #expect(alert == store.destination?.alert)
     }
   }
 }
