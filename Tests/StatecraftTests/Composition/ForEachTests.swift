@@ -163,14 +163,5 @@ extension Engine {
       }
     }
 
-    func track(_ read: @escaping () -> Void) -> LockIsolated<Int> {
-      let notified = LockIsolated(0)
-      withObservationTracking {
-        read()
-      } onChange: {
-        notified.withValue { $0 += 1 }
-      }
-      return notified
-    }
   }
 }

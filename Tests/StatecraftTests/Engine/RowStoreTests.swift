@@ -105,16 +105,6 @@ struct Board: Reducer {
 extension Engine {
   @MainActor
   @Suite struct RowStoreTests {
-    func track(_ read: @escaping () -> Void) -> LockIsolated<Int> {
-      let notified = LockIsolated(0)
-      withObservationTracking {
-        read()
-      } onChange: {
-        notified.withValue { $0 += 1 }
-      }
-      return notified
-    }
-
     func rowStores(_ store: StoreOf<Board>) -> [StoreOf<Cell>] {
       (1...5).map { id in store.scope(state: \.cells, id: id, action: Board.Action.cells)! }
     }

@@ -8,17 +8,6 @@ import Testing
 extension Engine {
   @MainActor
   @Suite struct ObservationTests {
-    /// Reads `read` under `withObservationTracking` and returns a flag set when it is notified.
-    func track(_ read: @escaping () -> Void) -> LockIsolated<Int> {
-      let notified = LockIsolated(0)
-      withObservationTracking {
-        read()
-      } onChange: {
-        notified.withValue { $0 += 1 }
-      }
-      return notified
-    }
-
     @Test func anObserverOfCountIsNotNotifiedWhenOnlyTextChanges() {
       let store = Store(initialState: Counter.State()) { Counter() }
       let notified = track { _ = store.count }

@@ -52,17 +52,6 @@ extension Engine {
   /// Neither may change what a reader sees or who is notified.
   @MainActor
   @Suite struct ReadPathTests {
-    /// Reads `read` under `withObservationTracking` and returns a count of its notifications.
-    func track(_ read: @escaping () -> Void) -> LockIsolated<Int> {
-      let notified = LockIsolated(0)
-      withObservationTracking {
-        read()
-      } onChange: {
-        notified.withValue { $0 += 1 }
-      }
-      return notified
-    }
-
     @Test func aCallSiteReadAgainAfterAChangeIsObservedAgain() {
       let store = Store(initialState: Tally.State()) { Tally() }
       let first = track { _ = readCount(store) }

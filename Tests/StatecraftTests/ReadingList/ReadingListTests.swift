@@ -91,17 +91,6 @@ extension Engine {
 
     // MARK: - switch store.case
 
-    /// Reads `read` under `withObservationTracking` and counts the notifications.
-    func track(_ read: @escaping () -> Void) -> LockIsolated<Int> {
-      let notified = LockIsolated(0)
-      withObservationTracking {
-        read()
-      } onChange: {
-        notified.withValue { $0 += 1 }
-      }
-      return notified
-    }
-
     @Test func aViewSwitchesOnAPathElementsStoreAndDrivesTheChildThroughIt() {
       let store = Store(initialState: ReadingList.Path.State.detail(BookDetail.State(book: dune))) {
         ReadingList.Path.body

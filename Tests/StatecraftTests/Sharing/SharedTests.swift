@@ -11,17 +11,6 @@ import Testing
 extension Engine {
   @MainActor
   @Suite struct SharedTests {
-    /// Reads `read` under `withObservationTracking` and counts the notifications.
-    func track(_ read: @escaping () -> Void) -> LockIsolated<Int> {
-      let notified = LockIsolated(0)
-      withObservationTracking {
-        read()
-      } onChange: {
-        notified.withValue { $0 += 1 }
-      }
-      return notified
-    }
-
     @Test func dataInMemoryReadsBackAsWritten() throws {
       // Past 14 bytes, `Data` holds its bytes out of line: what the memory backings convert.
       let bytes = Data((0..<40).map { UInt8($0) })
