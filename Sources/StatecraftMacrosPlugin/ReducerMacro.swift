@@ -1,6 +1,7 @@
 // Owns `@Reducer`, in TCA's two uses:
-// - on a struct: the `Reducer` conformance, and `@CasePathable` on its `Action` enum (and on a
-//   `State` enum, with `@dynamicMemberLookup`), so that `\.child` case key paths work;
+// - on a struct: the `Reducer` conformance, `@CasePathable` on its `Action` enum (and on a
+//   `State` enum, with `@dynamicMemberLookup`), so that `\.child` case key paths work, and
+//   `@ReducerBuilder` on its `body`, so that a body of several reducers compiles;
 // - on an enum of reducers and values: the `State` and `Action` enums, a static `body` with a
 //   `Scope` per reducer case, and the `CaseReducer` conformance, so that `.ifLet` and `.forEach`
 //   find the reducer from the state's type and need no child closure.
@@ -53,8 +54,11 @@ extension ReducerMacro: MemberAttributeMacro {
     providingAttributesFor member: some DeclSyntaxProtocol,
     in context: some MacroExpansionContext
   ) throws -> [AttributeSyntax] {
-    guard declaration.is(StructDeclSyntax.self), let nested = member.as(EnumDeclSyntax.self)
-    else { return [] }
+    guard declaration.is(StructDeclSyntax.self) else { return [] }
+    if let property = member.as(VariableDeclSyntax.self) {
+      return property.needsReducerBuilder ? ["@Statecraft.ReducerBuilder<Self.State, Self.Action>"] : []
+    }
+    guard let nested = member.as(EnumDeclSyntax.self) else { return [] }
     var attributes: [AttributeSyntax] = []
     switch nested.name.text {
     case "Action":
@@ -400,6 +404,28 @@ extension AttributeListSyntax {
       return type.as(IdentifierTypeSyntax.self)?.name.text == name
         || type.as(MemberTypeSyntax.self)?.name.text == name
     }
+  }
+}
+
+extension VariableDeclSyntax {
+  /// Whether this is a feature's computed `var body: some …` with no result builder written on
+  /// it. The conformance `@Reducer` adds is in an extension, and Swift infers a requirement's
+  /// result builder only where the conformance is declared with the witness; without the
+  /// attribute, a body of several reducers (`BindingReducer()` then `Reduce { … }`) would not
+  /// compile.
+  var needsReducerBuilder: Bool {
+    guard bindingSpecifier.tokenKind == .keyword(.var), bindings.count == 1,
+      let binding = bindings.first,
+      binding.pattern.as(IdentifierPatternSyntax.self)?.identifier.text == "body",
+      binding.typeAnnotation?.type.is(SomeOrAnyTypeSyntax.self) == true,
+      let accessors = binding.accessorBlock?.accessors
+    else { return false }
+    if case .accessors(let list) = accessors,
+      !list.contains(where: { $0.accessorSpecifier.tokenKind == .keyword(.get) })
+    {
+      return false
+    }
+    return !attributes.contains(named: "ReducerBuilder")
   }
 }
 

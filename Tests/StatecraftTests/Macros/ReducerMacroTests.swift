@@ -45,6 +45,7 @@ extension Engine {
           enum Action {
             case increment
           }
+          @Statecraft.ReducerBuilder<Self.State, Self.Action>
           var body: some ReducerOf<Self> {
             Reduce { state, _ in
               state.count += 1

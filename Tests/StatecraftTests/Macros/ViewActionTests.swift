@@ -18,6 +18,8 @@ extension Engine {
         case logged(String)
         enum View { case incrementTapped, resetTapped }
       }
+      // NB: a body of two reducers, which compiles only with the `@ReducerBuilder` that
+      // `@Reducer` writes on it (the conformance is in the macro's extension).
       var body: some ReducerOf<Self> {
         Reduce { state, action in
           switch action {
@@ -27,10 +29,13 @@ extension Engine {
           case .view(.resetTapped):
             state.count = 0
             return .none
-          case .logged(let entry):
-            state.log.append(entry)
+          case .logged:
             return .none
           }
+        }
+        Reduce { state, action in
+          if case .logged(let entry) = action { state.log.append(entry) }
+          return .none
         }
       }
     }
