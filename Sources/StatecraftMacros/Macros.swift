@@ -64,6 +64,37 @@
 @attached(extension, conformances: Reducer, CaseReducer, CaseScopable)
 public macro Reducer() = #externalMacro(module: "StatecraftMacrosPlugin", type: "ReducerMacro")
 
+/// `@Reducer` on an enum, with conformances for the `State` and `Action` it writes:
+/// `@Reducer(state: .equatable, .sendable, action: .equatable)`. TCA's deprecated spelling,
+/// accepted so that a feature moves across unchanged, and deprecated here too.
+@available(*, deprecated, message: "Define your conformance using an extension, instead")
+@attached(
+  member, names: named(State), named(Action), named(body), named(CaseScope), named(scope))
+@attached(memberAttribute)
+@attached(extension, conformances: Reducer, CaseReducer, CaseScopable)
+public macro Reducer(state: _SynthesizedConformance..., action: _SynthesizedConformance...) =
+  #externalMacro(module: "StatecraftMacrosPlugin", type: "ReducerMacro")
+
+/// A conformance that `@Reducer(state:action:)` adds to the `State` or `Action` it writes.
+@available(*, deprecated, message: "Define your conformance using an extension, instead")
+public struct _SynthesizedConformance: Sendable {}
+
+@available(*, deprecated, message: "Define your conformance using an extension, instead")
+extension _SynthesizedConformance {
+  /// `Codable`.
+  public static let codable = Self()
+  /// `Decodable`.
+  public static let decodable = Self()
+  /// `Encodable`.
+  public static let encodable = Self()
+  /// `Equatable`.
+  public static let equatable = Self()
+  /// `Hashable`.
+  public static let hashable = Self()
+  /// `Sendable`.
+  public static let sendable = Self()
+}
+
 /// On a view that holds a `store`, TCA's `@ViewAction(for:)`: the `ViewActionSending`
 /// conformance, whose `send(_:)` wraps the view's actions in the store action's `view` case.
 ///

@@ -87,6 +87,10 @@ extension ReducerMacro: MemberMacro {
     in context: some MacroExpansionContext
   ) throws -> [DeclSyntax] {
     if let structDecl = declaration.as(StructDeclSyntax.self) {
+      if let arguments = node.arguments {
+        context.diagnose(
+          Diagnostic(node: arguments, message: ReducerDiagnostic.argumentsOnStruct))
+      }
       if !structDecl.declaresType(named: "State") {
         context.diagnose(
           Diagnostic(
@@ -100,7 +104,7 @@ extension ReducerMacro: MemberMacro {
         Diagnostic(node: node, message: ReducerDiagnostic.notStructOrEnum(declaration.kindName)))
       return []
     }
-    return expandEnum(enumDecl, in: context)
+    return expandEnum(enumDecl, conformances: synthesizedConformances(node), in: context)
   }
 }
 
@@ -181,8 +185,34 @@ extension ReducerMacro {
     }
   }
 
+  /// The conformances `@Reducer(state: .equatable, action: .equatable, .sendable)` asks for on
+  /// the `State` and `Action` it writes (TCA's deprecated spelling, still common), as
+  /// `(state, action)` lists of protocol names.
+  static func synthesizedConformances(_ node: AttributeSyntax) -> (
+    state: [String], action: [String]
+  ) {
+    guard let arguments = node.arguments?.as(LabeledExprListSyntax.self) else { return ([], []) }
+    let protocols = [
+      "codable": "Codable", "decodable": "Decodable", "encodable": "Encodable",
+      "equatable": "Equatable", "hashable": "Hashable", "sendable": "Sendable",
+    ]
+    var state: [String] = []
+    var action: [String] = []
+    var label = ""
+    for argument in arguments {
+      // NB: a variadic list's later values have no label: they belong to the last one.
+      if let name = argument.label?.text { label = name }
+      guard let member = argument.expression.as(MemberAccessExprSyntax.self),
+        let name = protocols[member.declName.baseName.text]
+      else { continue }
+      if label == "state" { state.append(name) } else if label == "action" { action.append(name) }
+    }
+    return (state, action)
+  }
+
   static func expandEnum(
-    _ enumDecl: EnumDeclSyntax, in context: some MacroExpansionContext
+    _ enumDecl: EnumDeclSyntax, conformances: (state: [String], action: [String]),
+    in context: some MacroExpansionContext
   ) -> [DeclSyntax] {
     var cases: [Case] = []
     for member in enumDecl.memberBlock.members {
@@ -203,7 +233,7 @@ extension ReducerMacro {
         """
         @CasePaths.CasePathable
         @dynamicMemberLookup
-        \(raw: access)enum State: Statecraft.CaseReducerState {
+        \(raw: access)enum State: \(raw: (["Statecraft.CaseReducerState"] + conformances.state).joined(separator: ", ")) {
           \(raw: access)typealias StateReducer = \(raw: name)
           \(raw: cases.map(\.stateCase).joined(separator: "\n"))
         }
@@ -213,7 +243,7 @@ extension ReducerMacro {
       members.append(
         """
         @CasePaths.CasePathable
-        \(raw: access)enum Action {
+        \(raw: access)enum Action\(raw: conformances.action.isEmpty ? "" : ": " + conformances.action.joined(separator: ", ")) {
           \(raw: cases.map(\.actionCase).joined(separator: "\n"))
         }
         """)
@@ -319,6 +349,7 @@ extension ReducerMacro {
 /// What `@Reducer` can't expand, said where it is written.
 enum ReducerDiagnostic: DiagnosticMessage {
   case notStructOrEnum(String)
+  case argumentsOnStruct
   case missingState(String)
   case ephemeralWithoutValue(String)
   case ephemeralWithSeveralValues(String, Int)
@@ -329,6 +360,11 @@ enum ReducerDiagnostic: DiagnosticMessage {
       return """
         '@Reducer' applies to a struct (a feature) or an enum (a destination or a path), not \
         to \(kind): a reducer is a value, so that a store can copy and scope it
+        """
+    case .argumentsOnStruct:
+      return """
+        '@Reducer' takes arguments only on an enum, whose 'State' and 'Action' it writes; on a \
+        struct, write the conformances on its own 'State' and 'Action'
         """
     case .missingState(let name):
       return """
@@ -351,6 +387,7 @@ enum ReducerDiagnostic: DiagnosticMessage {
   var diagnosticID: MessageID {
     switch self {
     case .notStructOrEnum: MessageID(domain: "StatecraftMacros", id: "notStructOrEnum")
+    case .argumentsOnStruct: MessageID(domain: "StatecraftMacros", id: "argumentsOnStruct")
     case .missingState: MessageID(domain: "StatecraftMacros", id: "missingState")
     case .ephemeralWithoutValue: MessageID(domain: "StatecraftMacros", id: "ephemeralWithoutValue")
     case .ephemeralWithSeveralValues:

@@ -339,6 +339,82 @@ extension Engine {
       }
     }
 
+    @Test func anEnumsSynthesizedConformancesGoOnTheStateAndActionItWrites() {
+      assertMacro {
+        """
+        @Reducer(state: .equatable, .sendable, action: .equatable)
+        enum Destination {
+          case edit(SyncUpForm)
+        }
+        """
+      } expansion: {
+        #"""
+        enum Destination {
+          case edit(SyncUpForm)
+
+          @CasePaths.CasePathable
+          @dynamicMemberLookup
+          enum State: Statecraft.CaseReducerState, Equatable, Sendable {
+            typealias StateReducer = Destination
+            case edit(SyncUpForm.State)
+          }
+
+          @CasePaths.CasePathable
+          enum Action: Equatable {
+            case edit(SyncUpForm.Action)
+          }
+
+          static var body: Statecraft.Reduce<Self.State, Self.Action> {
+            return Statecraft.Reduce(
+              Statecraft.CombineReducers {
+                Statecraft.Scope(state: \.edit, action: \.edit) {
+                  SyncUpForm()
+                }
+              }
+            )
+          }
+
+          enum CaseScope {
+            case edit(Statecraft.StoreOf<SyncUpForm>)
+          }
+
+          @MainActor
+          static func scope(_ store: Statecraft.Store<Self.State, Self.Action>) -> CaseScope {
+            if let child = store.scope(state: \.edit, action: \.edit) {
+              return .edit(child)
+            }
+            fatalError("no case of \(Self.State.self) is present in the store's state")
+          }
+        }
+
+        extension Destination: Statecraft.CaseReducer, Statecraft.Reducer, Statecraft.CaseScopable {
+        }
+        """#
+      }
+    }
+
+    @Test func aStructTakesNoArguments() {
+      assertMacro {
+        """
+        @Reducer(state: .equatable)
+        struct Feature {
+          struct State {}
+          enum Action {}
+        }
+        """
+      } diagnostics: {
+        """
+        @Reducer(state: .equatable)
+                 ┬────────────────
+                 ╰─ 🛑 '@Reducer' takes arguments only on an enum, whose 'State' and 'Action' it writes; on a struct, write the conformances on its own 'State' and 'Action'
+        struct Feature {
+          struct State {}
+          enum Action {}
+        }
+        """
+      }
+    }
+
     @Test func aViewWithAStoreSendsItsViewActions() {
       assertMacro {
         """
