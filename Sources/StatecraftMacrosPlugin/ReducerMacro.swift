@@ -56,7 +56,8 @@ extension ReducerMacro: MemberAttributeMacro {
   ) throws -> [AttributeSyntax] {
     guard declaration.is(StructDeclSyntax.self) else { return [] }
     if let property = member.as(VariableDeclSyntax.self) {
-      return property.needsReducerBuilder ? ["@Statecraft.ReducerBuilder<Self.State, Self.Action>"] : []
+      guard property.needsReducerBuilder else { return [] }
+      return ["@Statecraft.ReducerBuilder<Self.State, Self.Action>"]
     }
     guard let nested = member.as(EnumDeclSyntax.self) else { return [] }
     var attributes: [AttributeSyntax] = []
