@@ -118,6 +118,17 @@ try:
         fail("the piped commands are not shown as sends: %s" % logged)
     shot("inspector-live.png")
 
+    # Clicking a row views that step, and the slider's thumb goes to it.
+    driver.execute_script(
+        "document.querySelector('#log .row[data-step=\"2\"]').click();")
+    wait_for("the page to view step 2 after a click", lambda: text("status").startswith("viewing step 2"))
+    thumb = driver.execute_script("return document.getElementById('slider').value;")
+    if thumb != "2":
+        fail("after a click on step 2, the slider's thumb is at %s" % thumb)
+    driver.find_element(By.ID, "live").click()
+    wait_for("the page to be live after the click", lambda: text("status") == "live")
+
+
     # The search and the case filter narrow the log.
     driver.find_element(By.ID, "search").send_keys("Walk")
     wait_for("the search to narrow the log", lambda: len(rows()) == 1)
@@ -289,5 +300,26 @@ try:
     wait_for("the search over the window of steps", lambda: len(rows()) == 1)
     print("search over %d steps: %.2f s" % (step_count(), time.monotonic() - started))
     shot("inspector-100k.png")
+
+    # A dropped socket is opened again: the page says it is offline, reconnects, and follows
+    # the steps again (a fresh timeline, as the server starts one when its last page leaves).
+    # A title with a right-to-left override shows the override as its escape, not reversed text.
+    driver.find_element(By.ID, "search").clear()
+    driver.execute_script(
+        "document.getElementById('search').dispatchEvent(new Event('input'));")
+    driver.execute_script("socket.close();")
+    wait_for("the page to see the socket closed", lambda: text("status").startswith("offline"))
+    wait_for("the page to reconnect", lambda: text("status") == "live", timeout=60)
+    command("add Invoice \u202egnp.exe")
+    wait_for("the step after the reconnect", lambda: any(
+        "Invoice" in s for s in driver.execute_script(
+            "return [...document.querySelectorAll('#log .row .s')].map(s => s.textContent);")),
+        timeout=60)
+    shown = [s for s in driver.execute_script(
+        "return [...document.querySelectorAll('#log .row .s')].map(s => s.textContent);")
+        if "Invoice" in s][0]
+    if "\u202e" in shown or "\\u{202E}" not in shown:
+        fail("the log shows a right-to-left override as it is: %r" % shown)
+    print("after a reconnect, the log shows: %s" % shown)
 finally:
     driver.quit()

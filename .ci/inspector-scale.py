@@ -1,0 +1,195 @@
+"""The Inspector at the size of a real session, measured on the todos demo (a release build).
+
+Drives `todos --inspect` in line mode through a pipe, with a page's socket that behaves as the
+real page does (it asks for the live step's detail after each burst of steps), and measures:
+
+- viewing steps: 20,000 adds, then views of steps 1, 10,000 and 20,000: how long each view
+  takes to answer, how long a key takes to reach the app while it is computed, and the peak
+  memory against the same adds without a page;
+- export and test: a 1,000-add session's export (time, size) and generated test (time, size);
+- import: a 200,000-step recording imported into a fresh demo: how long, and how long a key takes
+  to reach the app meanwhile;
+- a page open: 2,000 adds with the page against without it (the best of three rounds each).
+
+Prints every figure (BENCHMARKS.md quotes them). Fails, by ratio and size, never by a time that
+a loaded machine could miss:
+- 2,000 adds with a page take more than PAGE_RATIO times as long as without;
+- the views' run peaks more than MEMORY_MB above the run without a page;
+- the export is larger than EXPORT_MB;
+- any message on the socket is larger than MESSAGE_MB (the bound the Inspector documents);
+- a key waits more than FROZEN_S while the Inspector works: the app froze (before the Inspector
+  did its work in slices, a key waited 291 s). This is a hang detector, 20 times the 50 ms the
+  Inspector aims at.
+
+Usage: python3 .ci/inspector-scale.py TODOS_BINARY WORK_DIRECTORY
+"""
+
+import os
+import sys
+import threading
+import time
+
+from inspector_demo import Demo, Page, fail, fetch
+
+PAGE_RATIO = 2.0
+MEMORY_MB = 200
+EXPORT_MB = 10
+MESSAGE_MB = 2
+FROZEN_S = 1.0
+
+todos, work = sys.argv[1], sys.argv[2]
+failed = []
+
+
+def adds(count, prefix="Todo number"):
+    return ["add %s %d" % (prefix, n) for n in range(count)]
+
+
+def feed(demo, commands):
+    for chunk in range(0, len(commands), 1000):
+        demo.send(commands[chunk:chunk + 1000])
+
+
+def keys_while(demo, busy):
+    """Types keys (a filter command each) until `busy()` is false; returns the slowest key's
+    round trip and how many keys were typed."""
+    slowest, typed = 0.0, 0
+    while busy():
+        slowest = max(slowest, demo.settle(poll=0.002))
+        typed += 1
+    return slowest, typed
+
+
+def check_frozen(label, slowest):
+    if slowest > FROZEN_S:
+        failed.append("a key waited %.2f s during %s: the app froze" % (slowest, label))
+
+
+# Viewing steps.
+alone = Demo(todos, work, "views-alone")
+start = time.monotonic()
+feed(alone, adds(20000))
+alone.settle()
+alone_time, alone_peak = time.monotonic() - start, alone.memory()[1]
+alone.quit()
+
+demo = Demo(todos, work, "views-page")
+page = Page(demo.port, demo.token, follow=True)
+start = time.monotonic()
+feed(demo, adds(20000))
+demo.settle()
+paged_time = time.monotonic() - start
+print("viewing steps: 20,000 adds take %.1f s without a page, %.1f s with one" %
+      (alone_time, paged_time))
+for step in (1, 10000, 20000):
+    asked = time.monotonic()
+    page.request({"type": "jump", "step": step})
+    answered = {}
+
+    def wait(step=step, asked=asked):
+        answered["at"] = page.wait_for(
+            lambda m: m.get("type") == "detail" and m.get("step") == step, asked)[0]
+
+    waiter = threading.Thread(target=wait)
+    waiter.start()
+    slowest, typed = keys_while(demo, waiter.is_alive)
+    waiter.join()
+    took = answered["at"] - asked
+    print("  view of step %d: answered in %.3f s; %d keys meanwhile, the slowest %.3f s" %
+          (step, took, typed, slowest))
+    check_frozen("the view of step %d" % step, slowest)
+page.request({"type": "resume"})
+demo.settle()
+paged_peak = demo.memory()[1]
+print("  peak memory: %.0f MB without a page, %.0f MB with one (+%.0f MB, limit %d)" %
+      (alone_peak, paged_peak, paged_peak - alone_peak, MEMORY_MB))
+if paged_peak - alone_peak > MEMORY_MB:
+    failed.append("viewing steps peaked %.0f MB above the run without a page" %
+                  (paged_peak - alone_peak))
+largest = page.largest
+page.close()
+demo.quit()
+
+# Export and test.
+demo = Demo(todos, work, "export")
+page = Page(demo.port, demo.token, follow=True)
+feed(demo, adds(1000))
+demo.settle()
+start = time.monotonic()
+status, exported = fetch(demo, "GET", "/export")
+export_time = time.monotonic() - start
+if status != 200:
+    fail("the export answered %d: %s" % (status, exported[:500].decode(errors="replace")))
+asked = time.monotonic()
+page.request({"type": "generateTest"})
+when, generated = page.wait_for(lambda m: m.get("type") == "generatedTest", asked)
+print("export and test of 1,000 adds: export %.2f s, %.2f MB; generated test %.2f s, %.2f MB" %
+      (export_time, len(exported) / 1e6, when - asked, len(generated["source"]) / 1e6))
+if len(exported) > EXPORT_MB * 1e6:
+    failed.append("the export of 1,000 adds is %.1f MB" % (len(exported) / 1e6))
+largest = max(largest, page.largest)
+page.close()
+demo.quit()
+
+# Import: a 200,000-step recording, made by exporting a session of 200,000 toggles.
+demo = Demo(todos, work, "import-source")
+demo.send(["add first", "add second"])
+feed(demo, ["toggle 1"] * 199998)
+demo.settle()
+status, recording = fetch(demo, "GET", "/export")
+if status != 200:
+    fail("the export of 200,000 steps answered %d" % status)
+demo.quit()
+demo = Demo(todos, work, "import")
+page = Page(demo.port, demo.token, follow=True)
+demo.settle()
+answer = {}
+
+
+def run_import():
+    answer["result"] = fetch(demo, "POST", "/import", recording)
+    answer["at"] = time.monotonic()
+
+
+start = time.monotonic()
+importer = threading.Thread(target=run_import)
+importer.start()
+slowest, typed = keys_while(demo, importer.is_alive)
+importer.join()
+status, report = answer["result"]
+print("import of a 200,000-step recording (%.1f MB): %.1f s, answered %d; %d keys meanwhile, "
+      "the slowest %.3f s" % (len(recording) / 1e6, answer["at"] - start, status, typed, slowest))
+if status != 200:
+    failed.append("the import answered %d: %s" % (status, report[:300].decode(errors="replace")))
+check_frozen("the import", slowest)
+largest = max(largest, page.largest)
+page.close()
+demo.quit()
+
+# A page open: 2,000 adds, the best of three rounds with and without a page, alternating.
+times = {False: [], True: []}
+for round_ in range(3):
+    for with_page in (False, True):
+        demo = Demo(todos, work, "page-%d-%s" % (round_, with_page))
+        page = Page(demo.port, demo.token, follow=True) if with_page else None
+        demo.settle()
+        start = time.monotonic()
+        feed(demo, adds(2000))
+        demo.settle()
+        times[with_page].append(time.monotonic() - start)
+        if page:
+            largest = max(largest, page.largest)
+            page.close()
+        demo.quit()
+ratio = min(times[True]) / min(times[False])
+print("a page open: 2,000 adds take %.2f s without a page, %.2f s with one: %.2fx (limit %.1fx)" %
+      (min(times[False]), min(times[True]), ratio, PAGE_RATIO))
+if ratio > PAGE_RATIO:
+    failed.append("2,000 adds took %.2fx as long with a page" % ratio)
+
+print("the largest message on a socket: %.2f MB (limit %d)" % (largest / 1e6, MESSAGE_MB))
+if largest > MESSAGE_MB * (1 << 20):
+    failed.append("a message of %.2f MB" % (largest / 1e6))
+if failed:
+    fail("; ".join(failed))
+print("inspector at scale: within the limits")
