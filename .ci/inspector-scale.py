@@ -21,7 +21,8 @@ a loaded machine could miss:
   did its work in slices, a key waited 291 s). This is a hang detector, 20 times the 50 ms the
   Inspector aims at.
 
-Usage: python3 .ci/inspector-scale.py TODOS_BINARY WORK_DIRECTORY
+Usage: python3 .ci/inspector-scale.py TODOS_BINARY WORK_DIRECTORY [PART...]
+where a PART (all of them when none is named) is views, export, import or page.
 """
 
 import os
@@ -38,7 +39,9 @@ MESSAGE_MB = 2
 FROZEN_S = 1.0
 
 todos, work = sys.argv[1], sys.argv[2]
+parts = sys.argv[3:] or ["views", "export", "import", "page"]
 failed = []
+largest = 0
 
 
 def adds(count, prefix="Todo number"):
@@ -65,127 +68,141 @@ def check_frozen(label, slowest):
         failed.append("a key waited %.2f s during %s: the app froze" % (slowest, label))
 
 
-# Viewing steps.
-alone = Demo(todos, work, "views-alone")
-start = time.monotonic()
-feed(alone, adds(20000))
-alone.settle()
-alone_time, alone_peak = time.monotonic() - start, alone.memory()[1]
-alone.quit()
+def views():
+    global largest
+    alone = Demo(todos, work, "views-alone")
+    start = time.monotonic()
+    feed(alone, adds(20000))
+    alone.settle()
+    alone_time, alone_peak = time.monotonic() - start, alone.memory()[1]
+    alone.quit()
 
-demo = Demo(todos, work, "views-page")
-page = Page(demo.port, demo.token, follow=True)
-start = time.monotonic()
-feed(demo, adds(20000))
-demo.settle()
-paged_time = time.monotonic() - start
-print("viewing steps: 20,000 adds take %.1f s without a page, %.1f s with one" %
-      (alone_time, paged_time))
-for step in (1, 10000, 20000):
+    demo = Demo(todos, work, "views-page")
+    page = Page(demo.port, demo.token, follow=True)
+    start = time.monotonic()
+    feed(demo, adds(20000))
+    demo.settle()
+    paged_time = time.monotonic() - start
+    print("viewing steps: 20,000 adds take %.1f s without a page, %.1f s with one" %
+          (alone_time, paged_time))
+    for step in (1, 10000, 20000):
+        asked = time.monotonic()
+        page.request({"type": "jump", "step": step})
+        answered = {}
+
+        def wait(step=step, asked=asked):
+            answered["at"] = page.wait_for(
+                lambda m: m.get("type") == "detail" and m.get("step") == step, asked)[0]
+
+        waiter = threading.Thread(target=wait)
+        waiter.start()
+        slowest, typed = keys_while(demo, waiter.is_alive)
+        waiter.join()
+        took = answered["at"] - asked
+        print("  view of step %d: answered in %.3f s; %d keys meanwhile, the slowest %.3f s" %
+              (step, took, typed, slowest))
+        check_frozen("the view of step %d" % step, slowest)
+    page.request({"type": "resume"})
+    demo.settle()
+    paged_peak = demo.memory()[1]
+    print("  peak memory: %.0f MB without a page, %.0f MB with one (+%.0f MB, limit %d)" %
+          (alone_peak, paged_peak, paged_peak - alone_peak, MEMORY_MB))
+    if paged_peak - alone_peak > MEMORY_MB:
+        failed.append("viewing steps peaked %.0f MB above the run without a page" %
+                      (paged_peak - alone_peak))
+    largest = max(largest, page.largest)
+    page.close()
+    demo.quit()
+
+
+def export():
+    global largest
+    demo = Demo(todos, work, "export")
+    page = Page(demo.port, demo.token, follow=True)
+    feed(demo, adds(1000))
+    demo.settle()
+    start = time.monotonic()
+    status, exported = fetch(demo, "GET", "/export")
+    export_time = time.monotonic() - start
+    if status != 200:
+        fail("the export answered %d: %s" % (status, exported[:500].decode(errors="replace")))
+    print("export of 1,000 adds: %.2f s, %.2f MB" % (export_time, len(exported) / 1e6))
     asked = time.monotonic()
-    page.request({"type": "jump", "step": step})
-    answered = {}
-
-    def wait(step=step, asked=asked):
-        answered["at"] = page.wait_for(
-            lambda m: m.get("type") == "detail" and m.get("step") == step, asked)[0]
-
-    waiter = threading.Thread(target=wait)
-    waiter.start()
-    slowest, typed = keys_while(demo, waiter.is_alive)
-    waiter.join()
-    took = answered["at"] - asked
-    print("  view of step %d: answered in %.3f s; %d keys meanwhile, the slowest %.3f s" %
-          (step, took, typed, slowest))
-    check_frozen("the view of step %d" % step, slowest)
-page.request({"type": "resume"})
-demo.settle()
-paged_peak = demo.memory()[1]
-print("  peak memory: %.0f MB without a page, %.0f MB with one (+%.0f MB, limit %d)" %
-      (alone_peak, paged_peak, paged_peak - alone_peak, MEMORY_MB))
-if paged_peak - alone_peak > MEMORY_MB:
-    failed.append("viewing steps peaked %.0f MB above the run without a page" %
-                  (paged_peak - alone_peak))
-largest = page.largest
-page.close()
-demo.quit()
-
-# Export and test.
-demo = Demo(todos, work, "export")
-page = Page(demo.port, demo.token, follow=True)
-feed(demo, adds(1000))
-demo.settle()
-start = time.monotonic()
-status, exported = fetch(demo, "GET", "/export")
-export_time = time.monotonic() - start
-if status != 200:
-    fail("the export answered %d: %s" % (status, exported[:500].decode(errors="replace")))
-asked = time.monotonic()
-page.request({"type": "generateTest"})
-when, generated = page.wait_for(lambda m: m.get("type") == "generatedTest", asked)
-print("export and test of 1,000 adds: export %.2f s, %.2f MB; generated test %.2f s, %.2f MB" %
-      (export_time, len(exported) / 1e6, when - asked, len(generated["source"]) / 1e6))
-if len(exported) > EXPORT_MB * 1e6:
-    failed.append("the export of 1,000 adds is %.1f MB" % (len(exported) / 1e6))
-largest = max(largest, page.largest)
-page.close()
-demo.quit()
-
-# Import: a 200,000-step recording, made by exporting a session of 200,000 toggles.
-demo = Demo(todos, work, "import-source")
-demo.send(["add first", "add second"])
-feed(demo, ["toggle 1"] * 199998)
-demo.settle()
-status, recording = fetch(demo, "GET", "/export")
-if status != 200:
-    fail("the export of 200,000 steps answered %d" % status)
-demo.quit()
-demo = Demo(todos, work, "import")
-page = Page(demo.port, demo.token, follow=True)
-demo.settle()
-answer = {}
+    page.request({"type": "generateTest"})
+    when, generated = page.wait_for(lambda m: m.get("type") == "generatedTest", asked)
+    print("  its generated test: %.2f s, %.2f MB" % (when - asked, len(generated["source"]) / 1e6))
+    if len(exported) > EXPORT_MB * 1e6:
+        failed.append("the export of 1,000 adds is %.1f MB" % (len(exported) / 1e6))
+    largest = max(largest, page.largest)
+    page.close()
+    demo.quit()
 
 
-def run_import():
-    answer["result"] = fetch(demo, "POST", "/import", recording)
-    answer["at"] = time.monotonic()
+def import_():
+    global largest
+    # Import: a 200,000-step recording, made by exporting a session of 200,000 toggles.
+    demo = Demo(todos, work, "import-source")
+    # NB: the timeline starts when a page connects; this one reads and drops what it is sent.
+    source_page = Page(demo.port, demo.token)
+    demo.send(["add first", "add second"])
+    feed(demo, ["toggle 1"] * 199998)
+    demo.settle()
+    status, recording = fetch(demo, "GET", "/export")
+    if status != 200:
+        fail("the export of 200,000 steps answered %d: %s"
+             % (status, recording[:300].decode(errors="replace")))
+    source_page.close()
+    demo.quit()
+    demo = Demo(todos, work, "import")
+    page = Page(demo.port, demo.token, follow=True)
+    demo.settle()
+    answer = {}
+
+    def run_import():
+        answer["result"] = fetch(demo, "POST", "/import", recording)
+        answer["at"] = time.monotonic()
+
+    start = time.monotonic()
+    importer = threading.Thread(target=run_import)
+    importer.start()
+    slowest, typed = keys_while(demo, importer.is_alive)
+    importer.join()
+    status, report = answer["result"]
+    print("import of a 200,000-step recording (%.1f MB): %.1f s, answered %d; %d keys meanwhile, "
+          "the slowest %.3f s" % (len(recording) / 1e6, answer["at"] - start, status, typed, slowest))
+    if status != 200:
+        failed.append("the import answered %d: %s" % (status, report[:300].decode(errors="replace")))
+    check_frozen("the import", slowest)
+    largest = max(largest, page.largest)
+    page.close()
+    demo.quit()
 
 
-start = time.monotonic()
-importer = threading.Thread(target=run_import)
-importer.start()
-slowest, typed = keys_while(demo, importer.is_alive)
-importer.join()
-status, report = answer["result"]
-print("import of a 200,000-step recording (%.1f MB): %.1f s, answered %d; %d keys meanwhile, "
-      "the slowest %.3f s" % (len(recording) / 1e6, answer["at"] - start, status, typed, slowest))
-if status != 200:
-    failed.append("the import answered %d: %s" % (status, report[:300].decode(errors="replace")))
-check_frozen("the import", slowest)
-largest = max(largest, page.largest)
-page.close()
-demo.quit()
+def page_open():
+    global largest
+    # A page open: 2,000 adds, the best of three rounds with and without a page, alternating.
+    times = {False: [], True: []}
+    for round_ in range(3):
+        for with_page in (False, True):
+            demo = Demo(todos, work, "page-%d-%s" % (round_, with_page))
+            page = Page(demo.port, demo.token, follow=True) if with_page else None
+            demo.settle()
+            start = time.monotonic()
+            feed(demo, adds(2000))
+            demo.settle()
+            times[with_page].append(time.monotonic() - start)
+            if page:
+                largest = max(largest, page.largest)
+                page.close()
+            demo.quit()
+    ratio = min(times[True]) / min(times[False])
+    print("a page open: 2,000 adds take %.2f s without a page, %.2f s with one: %.2fx (limit %.1fx)" %
+          (min(times[False]), min(times[True]), ratio, PAGE_RATIO))
+    if ratio > PAGE_RATIO:
+        failed.append("2,000 adds took %.2fx as long with a page" % ratio)
 
-# A page open: 2,000 adds, the best of three rounds with and without a page, alternating.
-times = {False: [], True: []}
-for round_ in range(3):
-    for with_page in (False, True):
-        demo = Demo(todos, work, "page-%d-%s" % (round_, with_page))
-        page = Page(demo.port, demo.token, follow=True) if with_page else None
-        demo.settle()
-        start = time.monotonic()
-        feed(demo, adds(2000))
-        demo.settle()
-        times[with_page].append(time.monotonic() - start)
-        if page:
-            largest = max(largest, page.largest)
-            page.close()
-        demo.quit()
-ratio = min(times[True]) / min(times[False])
-print("a page open: 2,000 adds take %.2f s without a page, %.2f s with one: %.2fx (limit %.1fx)" %
-      (min(times[False]), min(times[True]), ratio, PAGE_RATIO))
-if ratio > PAGE_RATIO:
-    failed.append("2,000 adds took %.2fx as long with a page" % ratio)
+for part in parts:
+    {"views": views, "export": export, "import": import_, "page": page_open}[part]()
 
 print("the largest message on a socket: %.2f MB (limit %d)" % (largest / 1e6, MESSAGE_MB))
 if largest > MESSAGE_MB * (1 << 20):

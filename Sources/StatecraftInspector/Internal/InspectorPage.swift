@@ -150,6 +150,7 @@ enum InspectorPage {
     let selected = null;         // the selected step number
     let capabilities = {};
     let socket = null;
+    let retryDelay = 1000, retryTimer = null, retryAt = null; // reconnecting a dropped socket
     let detailTimer = null;
     let renderScheduled = false; // a render of the log is due at the next frame
     let shownCount = 0;          // steps shown in the log (a prefix of steps)
@@ -162,12 +163,23 @@ enum InspectorPage {
     let templateStep = null;     // a step whose action fills the send box when its detail comes
     const latestOfCase = new Map(); // case name → the latest step of that case
 
+    // Text from the app as it is written: a character that would reorder what follows it (a
+    // bidirectional override or isolate, U+202E among them) is shown as its escape, \u{202E},
+    // as the demos' terminal shows it. Every string from the app goes through it.
+    const BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
+    const plain = (text) => String(text).replace(BIDI,
+      (c) => "\\u{" + c.codePointAt(0).toString(16).toUpperCase() + "}");
+
     const liveStep = () => steps.length ? steps[steps.length - 1].i : firstStep;
     const shownStep = () => shownCount ? steps[shownCount - 1].i : firstStep;
 
     function setStatus() {
       const s = $("status");
-      if (!socket || socket.readyState !== 1) { s.className = "offline"; s.textContent = "offline"; }
+      if (!socket || socket.readyState !== 1) {
+        s.className = "offline";
+        s.textContent = retryAt === null ? "offline"
+          : "offline · reconnecting in " + Math.max(1, Math.round((retryAt - Date.now()) / 1000)) + " s";
+      }
       else if (viewing !== null) {
         s.className = "viewing";
         s.textContent = "viewing step " + viewing + " · the app is live at step " + liveStep();
@@ -241,10 +253,10 @@ enum InspectorPage {
         row.style.top = (v * ROW) + "px";
         row.dataset.step = step.i;
         const i = document.createElement("span"); i.className = "i"; i.textContent = "#" + step.i;
-        const c = document.createElement("span"); c.className = "c"; c.textContent = step.c;
+        const c = document.createElement("span"); c.className = "c"; c.textContent = plain(step.c);
         const o = document.createElement("span"); o.className = "origin " + step.o;
         o.textContent = step.o;
-        const s = document.createElement("span"); s.className = "s"; s.textContent = step.s;
+        const s = document.createElement("span"); s.className = "s"; s.textContent = plain(step.s);
         row.append(i, c, o, s);
         rows.push(row);
       }
@@ -271,7 +283,8 @@ enum InspectorPage {
       const slider = $("slider");
       slider.min = firstStep;
       slider.max = shownStep();
-      if (viewing === null) slider.value = shownStep();
+      // NB: the thumb is where the page is: the viewed step, or the live end.
+      slider.value = viewing !== null ? viewing : shownStep();
       $("stepLabel").textContent = (viewing !== null ? viewing : shownStep()) + " / " + shownStep();
     }
 
@@ -328,7 +341,7 @@ enum InspectorPage {
         $("sendResult").className = "error"; $("sendResult").textContent = message; return;
       }
       reveal("errors");
-      $("errorText").textContent = "[" + context + "] " + message;
+      $("errorText").textContent = "[" + context + "] " + plain(message);
     }
 
     // Shows a result section at the top of the right side, where it is seen.
@@ -349,7 +362,7 @@ enum InspectorPage {
       $("recomputed").textContent = message.recomputed
         ? "(recomputed from the checkpoint before it)" : "";
       $("action").textContent = message.action === null ? "(the state the session starts from)"
-        : JSON.stringify(message.action, null, 2);
+        : plain(JSON.stringify(message.action, null, 2));
       drawDiff(); drawState();
       if (message.viewing) {
         selected = message.step; viewing = message.step;
@@ -370,7 +383,7 @@ enum InspectorPage {
           const span = document.createElement("span");
           if (line.startsWith("-")) span.className = "del";
           else if (line.startsWith("+")) span.className = "add";
-          span.textContent = line + "\n";
+          span.textContent = plain(line) + "\n";
           diff.append(span);
         }
       } else if (message.changes === null) {
@@ -419,7 +432,7 @@ enum InspectorPage {
       if (stateView === "raw") {
         $("stateRaw").textContent = (message.cuts.length ? "// " + message.cuts.length
           + " objects or arrays show part of their children: open them in the tree.\n" : "")
-          + JSON.stringify(message.state, null, 2);
+          + plain(JSON.stringify(message.state, null, 2));
       } else $("state").replaceChildren(node(null, message.state, 0, []));
     }
 
@@ -445,7 +458,7 @@ enum InspectorPage {
         if (!changed) { const n = node(key, b, 99); return n; }
         const leaf = document.createElement("div"); leaf.className = "leaf changed";
         if (key !== null) {
-          const k = document.createElement("span"); k.className = "k"; k.textContent = key + ": ";
+          const k = document.createElement("span"); k.className = "k"; k.textContent = plain(key) + ": ";
           leaf.append(k);
         }
         if (a !== undefined) {
@@ -465,7 +478,7 @@ enum InspectorPage {
       details.className = "changed";
       const summary = document.createElement("summary");
       if (key !== null) {
-        const k = document.createElement("span"); k.className = "k"; k.textContent = key + ": ";
+        const k = document.createElement("span"); k.className = "k"; k.textContent = plain(key) + ": ";
         summary.append(k);
       }
       const changes = keys.filter(k => !same(a[k], b[k])).length;
@@ -493,7 +506,8 @@ enum InspectorPage {
 
     function short(value) {
       const text = JSON.stringify(value);
-      return text === undefined ? "undefined" : text.length > 200 ? text.slice(0, 199) + "…" : text;
+      if (text === undefined) return "undefined";
+      return plain(text.length > 200 ? text.slice(0, 199) + "…" : text);
     }
 
     // A JSON value as a tree: objects and arrays fold, built when opened. `path` is where it is
@@ -502,7 +516,7 @@ enum InspectorPage {
     function node(key, value, depth, path) {
       const label = (parent) => {
         if (key !== null) {
-          const k = document.createElement("span"); k.className = "k"; k.textContent = key + ": ";
+          const k = document.createElement("span"); k.className = "k"; k.textContent = plain(key) + ": ";
           parent.append(k);
         }
       };
@@ -537,7 +551,7 @@ enum InspectorPage {
       label(leaf);
       const v = document.createElement("span");
       v.className = typeof value === "string" ? "str" : typeof value === "number" ? "num" : "lit";
-      v.textContent = JSON.stringify(value);
+      v.textContent = plain(JSON.stringify(value));
       leaf.append(v);
       return leaf;
     }
@@ -587,14 +601,23 @@ enum InspectorPage {
     function connect() {
       const scheme = location.protocol === "https:" ? "wss://" : "ws://";
       socket = new WebSocket(scheme + location.host + "/socket?token=" + encodeURIComponent(token));
-      socket.onopen = setStatus;
-      socket.onclose = () => { setStatus(); };
+      // NB: a new socket views nothing on the server's side, so the page follows the live steps.
+      socket.onopen = () => { retryDelay = 1000; viewing = null; selected = null; setStatus(); };
+      // A dropped socket is opened again, after 1 s, then twice as long each time up to 30 s;
+      // the server then sends the timeline afresh.
+      socket.onclose = () => {
+        clearTimeout(retryTimer);
+        retryAt = Date.now() + retryDelay;
+        retryTimer = setTimeout(() => { retryAt = null; connect(); setStatus(); }, retryDelay);
+        retryDelay = Math.min(retryDelay * 2, 30000);
+        setStatus();
+      };
       socket.onmessage = (event) => {
         const message = JSON.parse(event.data);
         switch (message.type) {
           case "welcome":
             capabilities = message.capabilities;
-            $("feature").textContent = "· " + message.feature;
+            $("feature").textContent = "· " + plain(message.feature);
             $("generate").classList.toggle("hidden", !capabilities.generateTest);
             $("export").classList.toggle("hidden", !capabilities.export);
             $("importButton").classList.toggle("hidden", !capabilities.import);
@@ -732,7 +755,7 @@ enum InspectorPage {
       else {
         const report = await response.json();
         result.className = report.reproduced ? "ok" : "error";
-        result.textContent = report.summary;
+        result.textContent = plain(report.summary);
       }
       reveal("importSection");
       $("importFile").value = "";
