@@ -206,9 +206,10 @@ class Page:
         with self.send_lock:
             self.socket.sendall(head + mask + bytes(b ^ mask[n % 4] for n, b in enumerate(data)))
 
-    def wait_for(self, matches, since, timeout=TIMEOUT):
+    def wait_for(self, matches, since, timeout=TIMEOUT, required=True):
         """The first message after `since` (a `time.monotonic()`) for which `matches` is true,
-        with the time it came."""
+        with the time it came; when none comes within `timeout`, fails, or returns None when
+        the message is not `required`."""
         deadline = time.monotonic() + timeout
         with self.condition:
             while True:
@@ -219,6 +220,8 @@ class Page:
                     fail("the page's socket closed while waiting")
                 left = deadline - time.monotonic()
                 if left <= 0:
+                    if not required:
+                        return None
                     fail("no answer on the page's socket within %d s" % timeout)
                 self.condition.wait(left)
 
