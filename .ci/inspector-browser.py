@@ -12,6 +12,7 @@ import time
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
+from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import WebDriverWait
 
 url, fifo, output, todos, work, artifacts = sys.argv[1:7]
@@ -321,5 +322,43 @@ try:
     if "\u202e" in shown or "\\u{202E}" not in shown:
         fail("the log shows a right-to-left override as it is: %r" % shown)
     print("after a reconnect, the log shows: %s" % shown)
+
+    # The keyboard steps through the log, as in Redux DevTools: ← views the step before, → the
+    # step after, and → past the live step goes back to live.
+    command("add Step two")
+    command("add Step three")
+    wait_for("two more steps", lambda: any(
+        "Step three" in r for r in driver.execute_script(
+            "return [...document.querySelectorAll('#log .row .s')].map(s => s.textContent);")))
+    live = last_step()
+    body = driver.find_element(By.TAG_NAME, "body")
+    for key, expected in [(Keys.ARROW_LEFT, live - 1), (Keys.ARROW_LEFT, live - 2),
+                          (Keys.ARROW_RIGHT, live - 1), (Keys.ARROW_RIGHT, live)]:
+        body.send_keys(key)
+        wait_for("the key to view step %d" % expected,
+                 lambda: text("status").startswith("viewing step %d " % expected))
+    body.send_keys(Keys.ARROW_RIGHT)
+    wait_for("→ past the live step to go back to live", lambda: text("status") == "live")
+    # Play goes forward a step at a time from the step shown, then back to live.
+    body.send_keys(Keys.ARROW_LEFT)
+    body.send_keys(Keys.ARROW_LEFT)
+    wait_for("step %d" % (live - 2), lambda: text("status").startswith("viewing step %d " % (live - 2)))
+    driver.execute_script(
+        "window.viewed = []; const shown = view;"
+        "view = (step) => { window.viewed.push(step); shown(step); };")
+    driver.find_element(By.ID, "play").click()
+    wait_for("play to reach the live end",
+             lambda: text("status") == "live" and text("play") == "Play")
+    viewed = driver.execute_script("return window.viewed;")
+    if viewed != [live - 1, live]:
+        fail("play viewed the steps %s, not %s" % (viewed, [live - 1, live]))
+    print("play viewed the steps %s, then the live end" % viewed)
+    # Steps received and not drawn yet are "behind", never "live".
+    driver.execute_script("renderScheduled = true;")  # holds the next frame's drawing back
+    command("add Drawn later")
+    wait_for("the status to say the page is behind", lambda: "behind" in text("status"))
+    print("before the page drew the new step, its status read: %s" % text("status"))
+    driver.execute_script("renderScheduled = false; scheduleRender();")
+    wait_for("the page to be live once it drew", lambda: text("status") == "live")
 finally:
     driver.quit()

@@ -100,7 +100,9 @@ enum InspectorPage {
         </div>
         <div id="log"><div id="spacer"></div></div>
         <div id="timeline">
-          <span>Step</span>
+          <button id="back" title="The step before (←)">◀</button>
+          <button id="play" title="Play the steps from the one shown to the live end (space)">Play</button>
+          <button id="forward" title="The step after (→)">▶</button>
           <input id="slider" type="range" min="0" max="0" value="0">
           <span id="stepLabel">0 / 0</span>
           <button id="live" class="hidden" title="Show the live state again">Back to live</button>
@@ -151,6 +153,9 @@ enum InspectorPage {
     let capabilities = {};
     let socket = null;
     let retryDelay = 1000, retryTimer = null, retryAt = null; // reconnecting a dropped socket
+    let reportedLiveStep = 0;    // the app's live step, as the last detail reported it
+    let playTimer = null;        // playing the steps forward, one every PLAY_INTERVAL ms
+    const PLAY_INTERVAL = 300;
     let detailTimer = null;
     let renderScheduled = false; // a render of the log is due at the next frame
     let shownCount = 0;          // steps shown in the log (a prefix of steps)
@@ -185,7 +190,16 @@ enum InspectorPage {
         s.textContent = "viewing step " + viewing + " · the app is live at step " + liveStep();
       }
       else if (paused) { s.className = "paused"; s.textContent = "paused"; }
-      else { s.className = "live"; s.textContent = "live"; }
+      else {
+        // NB: "live" only when the log shows the last step the page knows the app reached: the
+        // steps received and not drawn yet, or a detail's live step beyond them, are behind.
+        const known = Math.max(liveStep(), reportedLiveStep);
+        const behind = known - shownStep();
+        s.className = "live";
+        s.textContent = behind <= 0 ? "live"
+          : "live · " + behind + (behind === 1 ? " step behind" : " steps behind");
+      }
+      $("play").textContent = playTimer === null ? "Play" : "Stop";
       $("pause").classList.toggle("hidden", paused || viewing !== null);
       $("resume").classList.toggle("hidden", !paused || viewing !== null);
       $("live").classList.toggle("hidden", viewing === null);
@@ -330,6 +344,47 @@ enum InspectorPage {
       updateSlider(); scrollToStep(step); setStatus(); renderLog(false);
     }
 
+    // The visible step (passing the filters) next to the one shown: `direction` -1 or +1; null
+    // past either end.
+    function neighbour(direction) {
+      const at = viewing !== null ? viewing : shownStep();
+      let low = 0, high = visible.length - 1, index = visible.length;
+      while (low <= high) {
+        const middle = (low + high) >> 1;
+        if (steps[visible[middle]].i < at) low = middle + 1; else { index = middle; high = middle - 1; }
+      }
+      // index: the first visible step at or after `at`.
+      const found = index < visible.length && steps[visible[index]].i === at;
+      const next = direction > 0 ? (found ? index + 1 : index) : index - 1;
+      return next >= 0 && next < visible.length ? steps[visible[next]].i : null;
+    }
+
+    // Views the step before or after the one shown; past the last step, back to live.
+    function stepBy(direction) {
+      const next = neighbour(direction);
+      if (next !== null) view(next);
+      else if (direction > 0 && viewing !== null) backToLive();
+    }
+
+    // Plays the steps forward from the one shown, one every PLAY_INTERVAL ms, as a recording
+    // plays; it stops at the live end (back to live), or when asked.
+    function togglePlay() {
+      if (playTimer !== null) { stopPlaying(); return; }
+      if (viewing === null) {
+        if (!visible.length) return;
+        view(steps[visible[0]].i);
+      }
+      playTimer = setInterval(() => {
+        if (neighbour(1) === null) { stopPlaying(); backToLive(); return; }
+        stepBy(1);
+      }, PLAY_INTERVAL);
+      setStatus();
+    }
+
+    function stopPlaying() {
+      clearInterval(playTimer); playTimer = null; setStatus();
+    }
+
     function backToLive() {
       viewing = null; selected = null; paused = false;
       request({ type: "resume" });
@@ -356,6 +411,7 @@ enum InspectorPage {
         if (message.action !== null) $("actionInput").value = JSON.stringify(message.action, null, 2);
       }
       lastDetail = message;
+      reportedLiveStep = Math.max(reportedLiveStep, message.liveStep);
       cuts = new Map(message.cuts.map((cut) => [JSON.stringify(cut.path), cut]));
       pendingChildren.clear();
       $("detailStep").textContent = message.step;
@@ -590,6 +646,7 @@ enum InspectorPage {
     function resetTimeline(message) {
       steps.length = 0; visible = []; shownCount = 0;
       firstStep = message.firstStep; branch = message.branch;
+      reportedLiveStep = message.stepCount;
       latestOfCase.clear();
       if (viewing !== null && (viewing > message.stepCount || viewing < firstStep)) {
         viewing = null; selected = null;
@@ -631,7 +688,7 @@ enum InspectorPage {
             break;
           case "steps":
             for (const step of message.steps) { steps.push(step); addCase(step); }
-            scheduleRender();
+            scheduleRender(); setStatus();
             break;
           case "trimmed": {
             let drop = 0;
@@ -673,7 +730,23 @@ enum InspectorPage {
     $("slider").addEventListener("change", () => view(Number($("slider").value)));
     $("pause").addEventListener("click", () => { paused = true; setStatus(); });
     $("resume").addEventListener("click", () => { paused = false; showSteps(); setStatus(); });
-    $("live").addEventListener("click", backToLive);
+    $("live").addEventListener("click", () => { stopPlaying(); backToLive(); });
+    $("back").addEventListener("click", () => { stopPlaying(); stepBy(-1); });
+    $("forward").addEventListener("click", () => { stopPlaying(); stepBy(1); });
+    $("play").addEventListener("click", togglePlay);
+    // The keyboard, as in Redux DevTools: ← and → step, space plays or stops, Escape goes back
+    // to live; never while a text field or a list has the focus.
+    document.addEventListener("keydown", (event) => {
+      const target = event.target;
+      if (event.altKey || event.ctrlKey || event.metaKey
+        || (target && target.closest && target.closest("input, textarea, select"))) return;
+      if (event.key === "ArrowLeft") { stopPlaying(); stepBy(-1); }
+      else if (event.key === "ArrowRight") { stopPlaying(); stepBy(1); }
+      else if (event.key === " ") togglePlay();
+      else if (event.key === "Escape") { stopPlaying(); if (viewing !== null) backToLive(); }
+      else return;
+      event.preventDefault();
+    });
     $("continue").addEventListener("click", () => {
       const step = viewing, last = liveStep();
       if (step === null || step >= last) return;
