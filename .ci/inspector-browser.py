@@ -360,5 +360,29 @@ try:
     print("before the page drew the new step, its status read: %s" % text("status"))
     driver.execute_script("renderScheduled = false; scheduleRender();")
     wait_for("the page to be live once it drew", lambda: text("status") == "live")
+
+    # The page's view survives a reload: the search, the diff's view and the step viewed. A
+    # second page keeps the timeline while the first reloads (the last page to leave drops it).
+    first_tab = driver.current_window_handle
+    driver.switch_to.new_window("tab")
+    driver.get(url)
+    wait_for("the second page to connect", lambda: text("status") == "live")
+    driver.switch_to.window(first_tab)
+    driver.find_element(By.CSS_SELECTOR, "[data-diff=text]").click()
+    target = last_step() - 1
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_LEFT)
+    wait_for("step %d" % target, lambda: text("status").startswith("viewing step %d " % target))
+    driver.find_element(By.ID, "search").send_keys("Step")
+    wait_for("the search to keep the two Step rows", lambda: len(rows()) == 2)
+    driver.refresh()
+    wait_for("the reloaded page to view step %d again" % target,
+             lambda: text("status").startswith("viewing step %d " % target))
+    wait_for("the reloaded page to show step %d's diff as text" % target,
+             lambda: text("detailStep") == str(target) and driver.execute_script(
+                 "return !document.getElementById('diff').classList.contains('hidden');"))
+    search = driver.find_element(By.ID, "search").get_attribute("value")
+    if search != "Step" or len(rows()) != 2:
+        fail("after a reload the search is %r, with %d rows" % (search, len(rows())))
+    print("after a reload the page views step %d, with its search and its diff's view" % target)
 finally:
     driver.quit()

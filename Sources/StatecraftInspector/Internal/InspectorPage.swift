@@ -175,6 +175,47 @@ enum InspectorPage {
     const plain = (text) => String(text).replace(BIDI,
       (c) => "\\u{" + c.codePointAt(0).toString(16).toUpperCase() + "}");
 
+    // The page's view (the search, the case filter, the diff's and the state's views, "changed
+    // only", the step viewed) is kept in the tab's sessionStorage, so that a reload shows
+    // the same; the step and the filter are applied once the steps they name have come.
+    const VIEW_KEY = "statecraft.inspector.view";
+    let pendingView = null;      // {step, caseFilter} of a saved view, not applied yet
+
+    function saveView() {
+      const pendingStep = pendingView ? pendingView.step : null;
+      const pendingFilter = pendingView ? pendingView.caseFilter : "";
+      try {
+        sessionStorage.setItem(VIEW_KEY, JSON.stringify({
+          search: $("search").value, caseFilter: $("caseFilter").value || pendingFilter || "",
+          diffView, stateView, changedOnly: $("changedOnly").checked,
+          viewing: viewing !== null ? viewing : pendingStep }));
+      } catch (_) { /* storage refused (a private window): the view isn't kept */ }
+    }
+
+    function restoreView() {
+      let saved = null;
+      try { saved = JSON.parse(sessionStorage.getItem(VIEW_KEY) || "null"); } catch (_) { }
+      if (saved === null || typeof saved !== "object") return;
+      if (typeof saved.search === "string") $("search").value = saved.search;
+      if (saved.diffView === "text" || saved.diffView === "tree") diffView = saved.diffView;
+      if (saved.stateView === "raw" || saved.stateView === "tree") stateView = saved.stateView;
+      for (const b of document.querySelectorAll("[data-diff]")) b.classList.toggle("on", b.dataset.diff === diffView);
+      for (const b of document.querySelectorAll("[data-state]")) b.classList.toggle("on", b.dataset.state === stateView);
+      $("changedOnly").checked = saved.changedOnly !== false;
+      pendingView = {
+        step: Number.isInteger(saved.viewing) ? saved.viewing : null,
+        caseFilter: typeof saved.caseFilter === "string" ? saved.caseFilter : "" };
+    }
+
+    // Applies a saved view's step once the steps up to the app's live step have come: the step,
+    // when the timeline still has it.
+    function applyPendingStep() {
+      if (!pendingView || pendingView.step === null || shownStep() < reportedLiveStep) return;
+      const step = pendingView.step;
+      pendingView.step = null;
+      if (step >= firstStep && step < shownStep()) view(step);
+    }
+
     const liveStep = () => steps.length ? steps[steps.length - 1].i : firstStep;
     const shownStep = () => shownCount ? steps[shownCount - 1].i : firstStep;
 
@@ -200,6 +241,7 @@ enum InspectorPage {
           : "live · " + behind + (behind === 1 ? " step behind" : " steps behind");
       }
       $("play").textContent = playTimer === null ? "Play" : "Stop";
+      saveView();
       $("pause").classList.toggle("hidden", paused || viewing !== null);
       $("resume").classList.toggle("hidden", !paused || viewing !== null);
       $("live").classList.toggle("hidden", viewing === null);
@@ -244,6 +286,10 @@ enum InspectorPage {
         const select = $("caseFilter");
         const after = [...select.options].slice(1).find(o => o.value > prefix);
         select.insertBefore(option, after || null);
+        if (pendingView && pendingView.caseFilter === prefix) {
+          select.value = prefix; pendingView.caseFilter = "";
+          refilter();
+        }
       }
       if (![...$("templates").options].some(o => o.value === name)) {
         const option = document.createElement("option");
@@ -308,6 +354,7 @@ enum InspectorPage {
       for (let k = start; k < shownCount; k++) if (matches(steps[k])) visible.push(k);
       updateSlider();
       renderLog(true);
+      applyPendingStep();
       if (viewing === null && !paused) scheduleLiveDetail();
     }
 
@@ -721,8 +768,11 @@ enum InspectorPage {
       const row = event.target.closest(".row");
       if (row) view(Number(row.dataset.step));
     });
-    $("search").addEventListener("input", refilter);
-    $("caseFilter").addEventListener("change", refilter);
+    $("search").addEventListener("input", () => { refilter(); saveView(); });
+    $("caseFilter").addEventListener("change", () => {
+      if (pendingView) pendingView.caseFilter = "";
+      refilter(); saveView();
+    });
     $("slider").addEventListener("input", () => {
       $("stepLabel").textContent = $("slider").value + " / " + shownStep();
       scrollToStep(Number($("slider").value));
@@ -771,19 +821,19 @@ enum InspectorPage {
       viewing = null; selected = null; paused = false;
       request({ type: "undoContinue" });
     });
-    $("changedOnly").addEventListener("change", drawDiff);
+    $("changedOnly").addEventListener("change", () => { drawDiff(); saveView(); });
     for (const button of document.querySelectorAll("[data-diff]")) {
       button.addEventListener("click", () => {
         diffView = button.dataset.diff;
         for (const b of document.querySelectorAll("[data-diff]")) b.classList.toggle("on", b === button);
-        drawDiff();
+        drawDiff(); saveView();
       });
     }
     for (const button of document.querySelectorAll("[data-state]")) {
       button.addEventListener("click", () => {
         stateView = button.dataset.state;
         for (const b of document.querySelectorAll("[data-state]")) b.classList.toggle("on", b === button);
-        drawState();
+        drawState(); saveView();
       });
     }
     for (const button of document.querySelectorAll("[data-close]")) {
@@ -835,6 +885,7 @@ enum InspectorPage {
     });
     $("generate").addEventListener("click", () => request({ type: "generateTest" }));
     window.addEventListener("resize", () => renderLog(false));
+    restoreView();
     connect();
     setStatus();
     </script>
