@@ -61,6 +61,11 @@ where
   ///
   /// Reading it observes which case is present (and the values of a case that holds no
   /// reducer), not what changes inside a child's state. See ``CaseScopable``.
+  ///
+  /// A presented store ends when its child is dismissed, and the next presentation is a new
+  /// store: read `case` on the store the parent scopes now (the one `.sheet(item:)` or
+  /// `navigationDestination(item:)` passes), not on one kept from an earlier presentation,
+  /// which sees no later case.
   public var `case`: State.StateReducer.CaseScope {
     State.StateReducer.scope(self)
   }
