@@ -322,6 +322,16 @@ try:
     if "\u202e" in shown or "\\u{202E}" not in shown:
         fail("the log shows a right-to-left override as it is: %r" % shown)
     print("after a reconnect, the log shows: %s" % shown)
+    # The send box, filled from that action, holds JSON's own escape: the same string, shown.
+    driver.execute_script(
+        "const s = document.getElementById('templates'); s.value = 'add';"
+        "s.dispatchEvent(new Event('change'));")
+    wait_for("the send box to hold the add", lambda: "Invoice" in driver.find_element(
+        By.ID, "actionInput").get_attribute("value"))
+    template = driver.find_element(By.ID, "actionInput").get_attribute("value")
+    if "\u202e" in template or "\\u202E" not in template or json.loads(template) != {
+            "add": {"_0": "Invoice \u202egnp.exe"}}:
+        fail("the send box holds %r" % template)
 
     # The keyboard steps through the log, as in Redux DevTools: ← views the step before, → the
     # step after, and → past the live step goes back to live.

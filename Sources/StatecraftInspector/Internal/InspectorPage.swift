@@ -170,10 +170,15 @@ enum InspectorPage {
 
     // Text from the app as it is written: a character that would reorder what follows it (a
     // bidirectional override or isolate, U+202E among them) is shown as its escape, \u{202E},
-    // as the demos' terminal shows it. Every string from the app goes through it.
+    // as the demos' terminal shows it. Every string from the app that the page shows goes
+    // through it (a case name can't hold one: it is a Swift identifier).
     const BIDI = /[\u202A-\u202E\u2066-\u2069]/g;
     const plain = (text) => String(text).replace(BIDI,
       (c) => "\\u{" + c.codePointAt(0).toString(16).toUpperCase() + "}");
+    // The same for JSON the user edits and sends back (the send box): as JSON's own escape,
+    // \u202E, which decodes to the same string.
+    const plainJSON = (text) => text.replace(BIDI,
+      (c) => "\\u" + c.codePointAt(0).toString(16).toUpperCase().padStart(4, "0"));
 
     // The page's view (the search, the case filter, the diff's and the state's views, "changed
     // only", the step viewed) is kept in the tab's sessionStorage, so that a reload shows
@@ -455,7 +460,7 @@ enum InspectorPage {
     function showDetail(message) {
       if (templateStep !== null && message.step === templateStep) {
         templateStep = null;
-        if (message.action !== null) $("actionInput").value = JSON.stringify(message.action, null, 2);
+        if (message.action !== null) $("actionInput").value = plainJSON(JSON.stringify(message.action, null, 2));
       }
       lastDetail = message;
       reportedLiveStep = Math.max(reportedLiveStep, message.liveStep);
@@ -845,7 +850,7 @@ enum InspectorPage {
       const step = latestOfCase.get($("templates").value);
       $("templates").value = "";
       if (!step) return;
-      if (!step.s.endsWith("…")) { $("actionInput").value = step.s; return; }
+      if (!step.s.endsWith("…")) { $("actionInput").value = plainJSON(step.s); return; }
       templateStep = step.i;
       request({ type: "detail", step: step.i });
     });
