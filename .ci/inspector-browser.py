@@ -394,5 +394,30 @@ try:
     if search != "Step" or len(rows()) != 2:
         fail("after a reload the search is %r, with %d rows" % (search, len(rows())))
     print("after a reload the page views step %d, with its search and its diff's view" % target)
+
+    # Commit starts the timeline at the live state (the log empties; the demo keeps its todos);
+    # Revert puts the demo back at that state after new steps.
+    driver.find_element(By.ID, "live").click()
+    driver.find_element(By.ID, "search").clear()
+    driver.execute_script(
+        "document.getElementById('search').dispatchEvent(new Event('input'));"
+        "window.confirm = () => true;")
+    wait_for("the page to be live before the commit", lambda: text("status") == "live")
+    committed_at = last_step()
+    driver.find_element(By.ID, "commit").click()
+    wait_for("the commit's notice", lambda: "Committed" in text("notice"))
+    wait_for("an empty log after the commit", lambda: step_count() == 0)
+    command("add After the commit")
+    wait_for("the step after the commit", lambda: last_step() == committed_at + 1)
+    driver.find_element(By.ID, "revert").click()
+    wait_for("the revert's notice",
+             lambda: "Continued from step %d" % committed_at in text("notice"))
+    mark = len(demo_output())
+    command("list")
+    listed = wait_for_output("the demo's list after the revert",
+                             lambda out: "left of" in out[mark:] and out[mark:])
+    if "Drawn later" not in listed or "After the commit" in listed:
+        fail("the revert did not put the demo back at the committed state:\n" + listed)
+    print("commit, then revert: %s" % text("notice"))
 finally:
     driver.quit()

@@ -24,7 +24,8 @@
 //   {"type":"detail","step":N} · {"type":"jump","step":N} (view a step: the store goes on)
 //   {"type":"children","step":N,"path":P,"offset":K}  (the children of a container, from K)
 //   {"type":"resume"} (back to the live steps) · {"type":"continue","step":N}
-//   {"type":"undoContinue"} · {"type":"send","action":JSON} · {"type":"generateTest"}
+//   {"type":"undoContinue"} · {"type":"commit"} (the timeline starts at the live state)
+//   {"type":"send","action":JSON} · {"type":"generateTest"}
 //   where N is a whole number from 0: a step of the timeline, and P a path: an array of
 //   object keys (strings) and array indices (whole numbers from 0).
 import Foundation
@@ -97,6 +98,8 @@ struct PageRequest: Equatable {
     case continueFrom(step: Int)
     /// Bring back what the last `continueFrom` set aside.
     case undoContinue
+    /// Start the timeline at the live state, dropping the steps before it.
+    case commit
     /// Send the store an action, given as JSON.
     case send(actionJSON: Data)
     /// Make a test from the session.
@@ -142,6 +145,7 @@ struct PageRequest: Equatable {
     case "resume": kind = .resume
     case "continue": kind = .continueFrom(step: try step())
     case "undoContinue": kind = .undoContinue
+    case "commit": kind = .commit
     case "generateTest": kind = .generateTest
     case "children":
       let step = try step()
@@ -168,7 +172,7 @@ struct PageRequest: Equatable {
         """
         Unknown message type "\(Self.excerpt(type))": this inspector (protocol \
         \(inspectorProtocolVersion)) reads detail, jump, children, resume, continue, \
-        undoContinue, send and generateTest.
+        undoContinue, commit, send and generateTest.
         """)
     }
   }

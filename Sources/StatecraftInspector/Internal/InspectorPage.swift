@@ -109,6 +109,10 @@ enum InspectorPage {
           <button id="continue" class="hidden"
             title="Put the app at this step, setting the later steps aside">Continue from here…</button>
           <button id="undoContinue" class="hidden">Undo continue</button>
+          <button id="commit" class="hidden"
+            title="Start the timeline at the live state, dropping the steps before it">Commit</button>
+          <button id="revert" class="hidden"
+            title="Put the app back at the timeline's first step (the last commit)">Revert…</button>
         </div>
       </div>
       <div id="right">
@@ -252,6 +256,8 @@ enum InspectorPage {
       $("live").classList.toggle("hidden", viewing === null);
       $("continue").classList.toggle("hidden", viewing === null || viewing >= liveStep());
       $("undoContinue").classList.toggle("hidden", branch === null);
+      $("commit").classList.toggle("hidden", branch !== null || liveStep() <= firstStep);
+      $("revert").classList.toggle("hidden", liveStep() <= firstStep);
       $("undoContinue").textContent = branch === null ? "Undo continue"
         : "Undo continue (" + branch.stepCount + " steps set aside after step " + branch.from + ")";
       $("count").textContent = (liveStep() - firstStep) + " steps"
@@ -802,8 +808,10 @@ enum InspectorPage {
       else return;
       event.preventDefault();
     });
-    $("continue").addEventListener("click", () => {
-      const step = viewing, last = liveStep();
+    // "Continue from here" at the step viewed, or "Revert" at the timeline's first step (the
+    // state of the last commit): the app's state becomes that step's, after a confirmation.
+    function continueFrom(step) {
+      const last = liveStep();
       if (step === null || step >= last) return;
       const count = last - step;
       const question = "Continue from step " + step + "?\n\n"
@@ -815,6 +823,18 @@ enum InspectorPage {
       if (!confirm(question)) return;
       viewing = null; selected = null; paused = false;
       request({ type: "continue", step: step });
+    }
+    $("continue").addEventListener("click", () => continueFrom(viewing));
+    $("revert").addEventListener("click", () => continueFrom(firstStep));
+    // "Commit": the timeline starts at the live state; the app's state doesn't change.
+    $("commit").addEventListener("click", () => {
+      const count = liveStep() - firstStep;
+      if (!confirm("Commit?\n\nThe timeline starts at the live state, step " + liveStep()
+        + ": the " + count + (count === 1 ? " step" : " steps") + " before it are dropped from "
+        + "the Inspector. The app's state doesn't change. Revert goes back to this state."))
+        return;
+      stopPlaying(); viewing = null; selected = null; paused = false;
+      request({ type: "commit" });
     });
     $("undoContinue").addEventListener("click", () => {
       if (!branch) return;

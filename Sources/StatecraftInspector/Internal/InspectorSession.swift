@@ -390,6 +390,8 @@ final class InspectorSession<State, Action> {
       continueFrom(step, page: page)
     case .undoContinue:
       undoContinue(page: page)
+    case .commit:
+      commit(page: page)
     case .send(let json):
       send(json, page: page)
     case .generateTest:
@@ -653,6 +655,40 @@ final class InspectorSession<State, Action> {
       note: """
         Undone: steps \(aside.from + 1) to \(timeline.lastStep) are back, and the store is at \
         step \(timeline.lastStep). \(madeSince.steps.isEmpty ? "No step was made since." : "The \(madeSince.steps.count) steps made since were set aside.")
+        """)
+  }
+
+  /// Starts the timeline at the live state, dropping the steps before it (Redux DevTools'
+  /// "commit"): the app's state doesn't change, and "continue from here" at the new first step
+  /// goes back to it (a revert). Refused while steps are set aside: committing would drop them.
+  private func commit(page: PageConnection) {
+    guard var timeline = self.timeline else { return }
+    guard branch == nil else {
+      page.send(
+        InspectorMessage.error(
+          context: "commit",
+          message: """
+            Steps are set aside by "continue from here": undo the continue, or go on from \
+            here and quit to keep them beside the data, before committing.
+            """))
+      return
+    }
+    flush()
+    guard let live = feature.currentRootState() else { return }
+    let dropped = timeline.lastStep - timeline.firstStep
+    timeline.commit(.init(step: timeline.lastStep, rootState: live, shared: snapshot()))
+    self.timeline = timeline
+    recomputed = []
+    trees = []
+    generation += 1
+    needsCheckpoint = false
+    sharedChangesAfterLastStep = sharedChangeCount()
+    replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
+    sendTimeline(
+      to: Array(pages.values),
+      note: """
+        Committed: the timeline starts at step \(timeline.firstStep), the live state; the \
+        \(dropped) steps before it were dropped. Revert goes back to this state.
         """)
   }
 

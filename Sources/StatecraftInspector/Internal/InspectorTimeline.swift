@@ -141,6 +141,15 @@ struct InspectorTimeline<Action> {
     return true
   }
 
+  /// Starts the timeline at its last step, whose state is `checkpoint`: the steps before it and
+  /// their checkpoints go (Redux DevTools' "commit").
+  mutating func commit(_ checkpoint: Checkpoint) {
+    precondition(checkpoint.step == lastStep, "a timeline is committed at its last step")
+    firstStep = lastStep
+    steps = []
+    checkpoints = [checkpoint]
+  }
+
   /// Removes the steps after `step`, and their checkpoints, and returns them.
   mutating func cut(after step: Int) -> Branch {
     let kept = step - firstStep

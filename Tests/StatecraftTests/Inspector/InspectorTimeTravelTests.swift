@@ -134,6 +134,49 @@ extension Engine {
       #expect(store.state == Tally.State(count: 6))
     }
 
+    /// "Commit" starts the timeline at the live state, as in Redux DevTools: the steps before
+    /// it go, the store's state doesn't change, and "continue from here" at the new first step
+    /// (the page's "Revert") goes back to it. Refused while steps are set aside.
+    @Test func commitStartsTheTimelineAtTheLiveStateAndRevertGoesBackToIt() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      try await withPage(inspector) { page, _ in
+        store.send(.add(1))
+        store.send(.add(2))
+        store.send(.note("three"))
+        _ = try await page.readSteps(count: 3)
+
+        try await page.sendText(#"{"type":"commit"}"#)
+        let committed = try await page.read(until: "timeline").message
+        #expect(committed["firstStep"] as? Int == 3)
+        #expect(committed["stepCount"] as? Int == 3)
+        let note = committed["note"] as? String
+        #expect(note?.contains("the 3 steps before it were dropped") == true)
+        #expect(store.state == Tally.State(count: 3, notes: ["three"]))
+        #expect(inspector.session.timeline?.firstStep == 3)
+
+        try await page.sendText(#"{"type":"detail","step":1}"#)
+        let dropped = try await page.read(until: "error").message
+        #expect((dropped["message"] as? String)?.contains("There is no step 1") == true)
+
+        // The store goes on; a revert (continue from the first step) puts it back.
+        store.send(.add(10))
+        let next = try await page.readSteps(count: 1)
+        #expect(next.first?["i"] as? Int == 4)
+        try await page.sendText(#"{"type":"continue","step":3}"#)
+        _ = try await page.read(until: "timeline")
+        #expect(store.state == Tally.State(count: 3, notes: ["three"]))
+
+        // With a step set aside by that revert, commit is refused: it would drop it.
+        try await page.sendText(#"{"type":"commit"}"#)
+        let refused = try await page.read(until: "error").message
+        #expect(refused["context"] as? String == "commit")
+        #expect((refused["message"] as? String)?.contains("Steps are set aside") == true)
+        #expect(inspector.session.timeline?.firstStep == 3)
+      }
+      await inspector.stop()
+    }
+
     /// Steps set aside are never lost: they stay when the last page leaves (a reload), a page
     /// that comes back can still undo, and the steps set aside then are there to keep at quit.
     @Test func stepsSetAsideSurviveAReloadAndAreThereToKeepAtQuit() async throws {
