@@ -18,15 +18,22 @@ extension Engine {
       try await withInspectorPage(inspector, body)
     }
 
+    /// Sends `store` three actions (add 1, add 2, a note) and reads their steps on `page`.
+    func sendThreeSteps(
+      to store: Store<Tally.State, Tally.Action>, readingThemOn page: inout WireConnection
+    ) async throws {
+      store.send(.add(1))
+      store.send(.add(2))
+      store.send(.note("three"))
+      _ = try await page.readSteps(count: 3)
+    }
+
     @Test func viewingAPastStepLeavesTheStoreLiveAndActionsApplyToTheLiveState() async throws {
       let store = Store(initialState: Tally.State()) { Tally() }
       let inspector = try await Inspector(store: store)
       try await withPage(inspector) { page, welcome in
         #expect(welcome["protocol"] as? Int == 3)
-        store.send(.add(1))
-        store.send(.add(2))
-        store.send(.note("three"))
-        _ = try await page.readSteps(count: 3)
+        try await sendThreeSteps(to: store, readingThemOn: &page)
 
         try await page.sendText(#"{"type":"jump","step":1}"#)
         let detail = try await page.read(until: "detail").message
@@ -92,10 +99,7 @@ extension Engine {
       let inspector = try await Inspector(store: store)
       try await withPage(inspector) { page, welcome in
         #expect((welcome["capabilities"] as? [String: Bool])?["continue"] == true)
-        store.send(.add(1))
-        store.send(.add(2))
-        store.send(.note("three"))
-        _ = try await page.readSteps(count: 3)
+        try await sendThreeSteps(to: store, readingThemOn: &page)
 
         try await page.sendText(#"{"type":"continue","step":1}"#)
         let continued = try await page.read(until: "timeline").message
@@ -141,10 +145,7 @@ extension Engine {
       let store = Store(initialState: Tally.State()) { Tally() }
       let inspector = try await Inspector(store: store)
       try await withPage(inspector) { page, _ in
-        store.send(.add(1))
-        store.send(.add(2))
-        store.send(.note("three"))
-        _ = try await page.readSteps(count: 3)
+        try await sendThreeSteps(to: store, readingThemOn: &page)
 
         try await page.sendText(#"{"type":"commit"}"#)
         let committed = try await page.read(until: "timeline").message
@@ -183,10 +184,7 @@ extension Engine {
       let store = Store(initialState: Tally.State()) { Tally() }
       let inspector = try await Inspector(store: store)
       try await withPage(inspector) { page, _ in
-        store.send(.add(1))
-        store.send(.add(2))
-        store.send(.note("three"))
-        _ = try await page.readSteps(count: 3)
+        try await sendThreeSteps(to: store, readingThemOn: &page)
         try await page.sendText(#"{"type":"continue","step":1}"#)
         _ = try await page.read(until: "timeline")
       }
