@@ -1,5 +1,5 @@
-// Owns what a page is sent of a state: the state as an immutable JSON tree, read from the JSON
-// text the state encoded to, so that everything after the encoding (comparing two steps' states,
+// Owns what a page is sent of a state: the state as an immutable JSON tree, encoded straight from
+// the state (TreeEncoder.swift), so that everything after the encoding (comparing two steps' states,
 // cutting a tree to the size of a message, paging a container's children) runs off the main
 // actor on a `Sendable` value. A step's detail is the paths that changed, with their old and
 // new values, and the state cut to a budget; the page asks for the rest of a container a page of
@@ -23,9 +23,17 @@ enum JSONValue: Sendable, Equatable {
     case (.string(let a), .string(let b)): a == b
     case (.array(let a), .array(let b)): a == b
     case (.object(let a), .object(let b)):
-      a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+      // NB: two steps' trees share the objects of what did not change (see TreeEncoder.swift):
+      // the same storage is the same object.
+      a.count == b.count
+        && (sameStorage(a, b)
+          || zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value })
     default: false
     }
+  }
+
+  private static func sameStorage<T>(_ a: [T], _ b: [T]) -> Bool {
+    a.withUnsafeBufferPointer { a in b.withUnsafeBufferPointer { a.baseAddress == $0.baseAddress } }
   }
 
   /// The value's children, keyed as a path names them: an object's keys, an array's indices.

@@ -53,7 +53,12 @@ enum InspectedValue: Encodable {
   /// otherwise read with `Mirror`.
   static func of(_ value: Any) -> InspectedValue {
     if let encodable = value as? any Encodable, encodes(encodable) { return .encoded(encodable) }
-    return mirrored(value, depth: 0)
+    return mirrored(value)
+  }
+
+  /// `value` read with `Mirror`: its `Encodable` parts are kept as they are.
+  static func mirrored(_ value: Any) -> InspectedValue {
+    mirrored(value, depth: 0)
   }
 
   /// JSON text of `value` (see ``of(_:)``), compact.

@@ -104,6 +104,8 @@ final class InspectorSession<State, Action> {
   /// The trees of the last feature states sent to the pages, by step, for the pages' requests
   /// for more of them.
   private var trees: [(step: Int, generation: Int, tree: JSONValue)] = []
+  /// Encodes the states to trees, remembering the last one's values.
+  let treeEncoder = TreeEncoder()
   /// Changes when a step's state may no longer be what it was: a new timeline, a continue, an
   /// undo. Work that awaited across one starts again.
   private var generation = 0
@@ -508,8 +510,9 @@ final class InspectorSession<State, Action> {
           message: "The state at step \(step) has no object or array at \(path.text)."))
   }
 
-  /// The feature's state at `step` as a tree: recomputed in slices, encoded on the main actor,
-  /// and read off it. Nil when the timeline has no such step.
+  /// The feature's state at `step` as a tree: recomputed in slices, and encoded on the main
+  /// actor at the cost of what changed since the last state encoded. Nil when the timeline has
+  /// no such step.
   private func tree(at step: Int) async -> JSONValue? {
     while true {
       let generation = self.generation
@@ -520,9 +523,9 @@ final class InspectorSession<State, Action> {
       let root = await rootState(at: step, in: timeline)
       guard generation == self.generation else { continue }
       guard let root, let state = feature.featureState(root.rootState) else { return nil }
-      let data = reading(root.shared) { InspectedValue.jsonData(state) }
-      let tree = await Task.detached { JSONValue(parsing: data) ?? .null }.value
-      guard generation == self.generation else { continue }
+      // NB: on the main actor, but costs what changed since the last state encoded (see
+      // TreeEncoder.swift), not the size of the state.
+      let tree = reading(root.shared) { treeEncoder.tree(of: state) }
       trees.append((step, generation, tree))
       if trees.count > 4 { trees.removeFirst() }
       return tree

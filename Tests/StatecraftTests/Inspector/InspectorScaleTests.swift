@@ -1,6 +1,7 @@
 import Foundation
 import NIOEmbedded
 import NIOWebSocket
+import Synchronization
 import Testing
 
 @testable import Statecraft
@@ -55,6 +56,62 @@ extension Engine {
         #expect(entries.count == 10)
         #expect(entries.last?.first as? Int == 9_999)
         #expect((entries.last?.last as? [String: Any])?["title"] as? String == "Renamed")
+      }
+      await inspector.stop()
+    }
+
+    @Test func viewingTheNextStepEncodesWhatChangedNotTheWholeHistory() async throws {
+      let store = Store(initialState: Ledger.State()) { Ledger() }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        for id in 1...150 { store.send(.add(id)) }
+        _ = try await page.readSteps(count: 150)
+        // NB: the state holds 150 entries, and 100 earlier lists of them: about 10,000 in all.
+        #expect(store.history.map(\.count).reduce(store.entries.count, +) > 10_000)
+        try await page.sendText(#"{"type":"detail","step":149}"#)
+        _ = try await page.readText(until: "detail")
+
+        let before = Ledger.Entry.encodeCount.withLock { $0 }
+        try await page.sendText(#"{"type":"detail","step":150}"#)
+        let text = try await page.readText(until: "detail")
+        let encoded = Ledger.Entry.encodeCount.withLock { $0 } - before
+        // The one entry added is encoded; the entries and lists the step before had are not.
+        #expect(encoded <= 2)
+
+        let detail = try #require(
+          JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        let changes = try #require(detail["changes"] as? [[String: Any]])
+        #expect(detail["changeCount"] as? Int == 3)
+        let described = changes.map { "\($0["kind"] ?? "") \($0["path"] ?? "")" }
+        #expect(described.contains { $0.hasPrefix("added") && $0.contains("149") })
+        #expect(described.filter { $0.contains("history") }.count == 2)
+        let added = try #require(
+          changes.first { ($0["path"] as? [AnyHashable])?.first as? String == "entries" })
+        #expect((added["new"] as? [String: Any])?["note"] as? String == "Entry 150")
+      }
+      await inspector.stop()
+    }
+
+    /// The encoder reuses what it met in the step before by the value's bits: a value holding a
+    /// shared value has the same bits at two steps and different contents, and must not be.
+    @Test func aSharedValueChangedAloneIsSeenByTheNextStepsDetail() async throws {
+      let store = Store(initialState: SharedNotes.State(lines: Shared(value: ["a"]))) {
+        SharedNotes()
+      }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        store.send(.add("b"))
+        store.send(.removeFirst)
+        _ = try await page.readSteps(count: 2)
+        try await page.sendText(#"{"type":"detail","step":1}"#)
+        _ = try await page.readText(until: "detail")
+        try await page.sendText(#"{"type":"detail","step":2}"#)
+        let text = try await page.readText(until: "detail")
+        let detail = try #require(
+          JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect((detail["state"] as? [String: Any])?["lines"] as? [String] == ["b"])
+        #expect(detail["changeCount"] as? Int == 1)
+        #expect((detail["diff"] as? String)?.contains("lines[0] (removed)") == true)
       }
       await inspector.stop()
     }
@@ -184,6 +241,45 @@ private final class SliceGates {
   func finished() {
     isFinished = true
     pausedOrFinished.open()
+  }
+}
+
+/// A list of entries and a history of its last 100 versions, as an undo stack keeps them: a
+/// step's state shares all but one entry and one list with the step before it. Counts the
+/// entries encoded.
+struct Ledger: Reducer {
+  struct Entry: Encodable, Equatable {
+    static let encodeCount = Mutex(0)
+    let id: Int
+    var note: String
+
+    enum CodingKeys: CodingKey { case id, note }
+
+    func encode(to encoder: any Encoder) throws {
+      Self.encodeCount.withLock { $0 += 1 }
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(id, forKey: .id)
+      try container.encode(note, forKey: .note)
+    }
+  }
+
+  struct State: Encodable, Equatable {
+    var entries: [Entry] = []
+    var history: [[Entry]] = []
+  }
+
+  enum Action: Codable, Equatable {
+    case add(Int)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let id):
+      state.history.append(state.entries)
+      if state.history.count > 100 { state.history.removeFirst() }
+      state.entries.append(Entry(id: id, note: "Entry \(id)"))
+    }
+    return .none
   }
 }
 

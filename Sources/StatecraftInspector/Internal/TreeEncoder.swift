@@ -1,0 +1,400 @@
+// Owns encoding a state straight to the tree the page is sent (`JSONValue`), through the
+// state's own `Encodable` conformance, with no JSON text in between; and remembering what it
+// encoded by the value's bits (ValueBits.swift), so that the next step's state costs only what
+// changed: a list that did not change is the same buffer, a todo that did not change the same id
+// and the same string storage. The encoder notes each class instance and shared value it meets
+// (read through a reference, they can differ under the same bits), and remembers nothing above
+// one.
+import Foundation
+import Statecraft
+
+/// Encodes `Encodable` values to ``JSONValue`` as `JSONEncoder` with sorted keys writes them,
+/// and reuses the trees of the values it met in the last encoding: a state whose undo stack
+/// holds a hundred copies of a long list costs, a step later, the one list that changed.
+///
+/// Not `Sendable`: the session owns one and encodes on the main actor.
+final class TreeEncoder {
+  private struct Entry {
+    /// The value, kept so that its storage lives as long as the entry.
+    let value: Any
+    let tree: JSONValue
+    /// The last encoding that met it.
+    var used: Int
+  }
+
+  /// How a type is encoded, found once per type.
+  private enum Kind {
+    case string, bool, int, double, float, integer, url, data, decimal
+    /// A class instance or a shared value: read through a reference.
+    case reference
+    /// An array: its elements are encoded here, without a container per element.
+    case elements
+    /// Anything else: by its conformance, or found by its bits.
+    case value
+  }
+
+  /// The most values remembered.
+  static let maximumEntries = 500_000
+
+  /// The values met in the last two encodings, by their bits.
+  private var entries: [ValueBits: Entry] = [:]
+  private var kinds: [ObjectIdentifier: Kind] = [:]
+  private var lastType: ObjectIdentifier?
+  private var lastKind = Kind.value
+  /// The number of the encoding under way.
+  private var encoding = 0
+  /// How many class instances and shared values the encoding has met: a value under one of them
+  /// is not remembered.
+  private var references = 0
+
+  /// How many values were encoded by their own conformance rather than found (for the tests
+  /// of what a step costs).
+  private(set) var encodedCount = 0
+
+  /// `value` as a tree: through its `Encodable` conformance when it has one that encodes,
+  /// otherwise read with `Mirror` (see ``InspectedValue``), its encodable parts through this
+  /// encoder.
+  func tree(of value: Any) -> JSONValue {
+    encoding += 1
+    defer { forgetUnused() }
+    if let encodable = value as? any Encodable,
+      let tree = try? box(encodable, codingPath: { [] })
+    {
+      return tree
+    }
+    return tree(of: InspectedValue.mirrored(value))
+  }
+
+  private func tree(of value: InspectedValue) -> JSONValue {
+    switch value {
+    case .null: .null
+    case .bool(let flag): .bool(flag)
+    case .number(let number): Self.number(number)
+    case .integer(let integer): .number(String(integer))
+    case .string(let text): .string(text)
+    case .array(let values): .array(values.map { tree(of: $0) })
+    case .object(let fields): .object(fields.map { ($0.0, tree(of: $0.1)) })
+    case .encoded(let encodable): (try? box(encodable, codingPath: { [] })) ?? .null
+    }
+  }
+
+  /// Forgets the values neither of the last two encodings met.
+  private func forgetUnused() {
+    guard entries.count > 4_096 else { return }
+    let oldest = encoding - 1
+    entries = entries.filter { $0.value.used >= oldest }
+  }
+
+  fileprivate func box<T: Encodable>(_ value: T, codingPath: () -> [any CodingKey]) throws
+    -> JSONValue
+  {
+    switch kind(of: value) {
+    case .string: return .string(value as! String)
+    case .bool: return .bool(value as! Bool)
+    case .int: return .number(String(value as! Int))
+    case .double: return Self.number(value as! Double)
+    case .float: return Self.number(value as! Float)
+    case .integer: return .number(String(describing: value))
+    case .url: return .string((value as! URL).absoluteString)
+    case .data: return .string((value as! Data).base64EncodedString())
+    case .decimal: return .number((value as! Decimal).description)
+    case .reference:
+      references += 1
+      return try fresh(value, codingPath: codingPath())
+    case .elements, .value:
+      guard let key = ValueBits(value) else { return try fresh(value, codingPath: codingPath()) }
+      if let index = entries.index(forKey: key) {
+        entries.values[index].used = encoding
+        return entries.values[index].tree
+      }
+      let before = references
+      let tree = try fresh(value, codingPath: codingPath())
+      if references == before, entries.count < Self.maximumEntries {
+        entries[key] = Entry(value: value, tree: tree, used: encoding)
+      }
+      return tree
+    }
+  }
+
+  private func kind<T>(of value: T) -> Kind {
+    let type = type(of: value)
+    let id = ObjectIdentifier(type)
+    if id == lastType { return lastKind }
+    let kind =
+      kinds[id]
+      ?? {
+        let kind: Kind =
+          switch value {
+          case is String: .string
+          case is Bool: .bool
+          case is Int: .int
+          case is Double: .double
+          case is Float: .float
+          case is any BinaryInteger: .integer
+          case is URL: .url
+          case is Data: .data
+          case is Decimal: .decimal
+          case is any SharedReferenceHolder: .reference
+          case _ where type is AnyObject.Type: .reference
+          case is any EncodableElements: .elements
+          default: .value
+          }
+        kinds[id] = kind
+        return kind
+      }()
+    lastType = id
+    lastKind = kind
+    return kind
+  }
+
+  private func fresh<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> JSONValue {
+    encodedCount += 1
+    if kind(of: value) == .elements, let elements = value as? any EncodableElements {
+      return .array(try elements.trees(with: self, codingPath: codingPath))
+    }
+    let node = Node()
+    try value.encode(to: NodeEncoder(tree: self, node: node, codingPath: codingPath))
+    return node.resolved()
+  }
+
+  /// The trees of `elements`, as an unkeyed container of them would hold them.
+  fileprivate func trees<S: Sequence>(of elements: S, codingPath: [any CodingKey]) throws
+    -> [JSONValue] where S.Element: Encodable
+  {
+    var trees: [JSONValue] = []
+    trees.reserveCapacity(elements.underestimatedCount)
+    for element in elements {
+      let index = trees.count
+      trees.append(try box(element, codingPath: { codingPath + [IndexKey(index: index)] }))
+    }
+    return trees
+  }
+
+  static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(
+    _ value: F
+  ) -> JSONValue {
+    // NB: JSON has no infinities or NaN; the page shows them as strings.
+    guard value.isFinite else { return .string(value.description) }
+    if value == value.rounded(), abs(value) < 1e15 { return .number(String(Int64(value))) }
+    return .number(value.description)
+  }
+}
+
+/// A container being filled: a value, an object's fields or an array's elements. A nested
+/// container is a node of its own, read when its parent is.
+private final class Node {
+  enum Slot {
+    case value(JSONValue)
+    case node(Node)
+
+    var resolved: JSONValue {
+      switch self {
+      case .value(let value): value
+      case .node(let node): node.resolved()
+      }
+    }
+  }
+
+  enum Kind { case empty, single, keyed, unkeyed }
+  var kind = Kind.empty
+  var single = JSONValue.null
+  var fields: [(key: String, slot: Slot)] = []
+  var elements: [Slot] = []
+
+  func resolved() -> JSONValue {
+    switch kind {
+    case .empty: return .object([])
+    case .single: return single
+    case .unkeyed: return .array(elements.map(\.resolved))
+    case .keyed:
+      // NB: sorted as `JSONEncoder`'s `.sortedKeys` writes them; a key encoded twice keeps its
+      // last value.
+      let sorted = self.fields.enumerated().sorted {
+        $0.element.key < $1.element.key
+          || ($0.element.key == $1.element.key && $0.offset < $1.offset)
+      }
+      var fields: [(key: String, value: JSONValue)] = []
+      fields.reserveCapacity(sorted.count)
+      for (_, field) in sorted {
+        if fields.last?.key == field.key {
+          fields[fields.count - 1].value = field.slot.resolved
+        } else {
+          fields.append((field.key, field.slot.resolved))
+        }
+      }
+      return .object(fields)
+    }
+  }
+}
+
+private struct NodeEncoder: Encoder {
+  let tree: TreeEncoder
+  let node: Node
+  let codingPath: [any CodingKey]
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    node.kind = .keyed
+    return KeyedEncodingContainer(
+      KeyedNodeContainer<Key>(tree: tree, node: node, codingPath: codingPath))
+  }
+
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    node.kind = .unkeyed
+    return UnkeyedNodeContainer(tree: tree, node: node, codingPath: codingPath)
+  }
+
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    SingleNodeContainer(tree: tree, node: node, codingPath: codingPath)
+  }
+}
+
+private struct KeyedNodeContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let tree: TreeEncoder
+  let node: Node
+  let codingPath: [any CodingKey]
+
+  private func set(_ value: JSONValue, _ key: Key) {
+    node.fields.append((key.stringValue, .value(value)))
+  }
+
+  mutating func encodeNil(forKey key: Key) throws { set(.null, key) }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { set(.bool(value), key) }
+  mutating func encode(_ value: String, forKey key: Key) throws { set(.string(value), key) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { set(.number(String(value)), key) }
+  mutating func encode(_ value: Double, forKey key: Key) throws {
+    set(TreeEncoder.number(value), key)
+  }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    set(try tree.box(value, codingPath: { codingPath + [key] }), key)
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(
+    keyedBy keyType: NestedKey.Type, forKey key: Key
+  ) -> KeyedEncodingContainer<NestedKey> {
+    let child = Node()
+    child.kind = .keyed
+    node.fields.append((key.stringValue, .node(child)))
+    return KeyedEncodingContainer(
+      KeyedNodeContainer<NestedKey>(tree: tree, node: child, codingPath: codingPath + [key]))
+  }
+
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    let child = Node()
+    child.kind = .unkeyed
+    node.fields.append((key.stringValue, .node(child)))
+    return UnkeyedNodeContainer(tree: tree, node: child, codingPath: codingPath + [key])
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    superEncoder(named: "super")
+  }
+
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    superEncoder(named: key.stringValue)
+  }
+
+  private func superEncoder(named name: String) -> any Encoder {
+    let child = Node()
+    node.fields.append((name, .node(child)))
+    return NodeEncoder(tree: tree, node: child, codingPath: codingPath)
+  }
+}
+
+private struct UnkeyedNodeContainer: UnkeyedEncodingContainer {
+  let tree: TreeEncoder
+  let node: Node
+  let codingPath: [any CodingKey]
+  var count: Int { node.elements.count }
+
+  mutating func encodeNil() throws { node.elements.append(.value(.null)) }
+  mutating func encode(_ value: Bool) throws { node.elements.append(.value(.bool(value))) }
+  mutating func encode(_ value: String) throws { node.elements.append(.value(.string(value))) }
+  mutating func encode(_ value: Int) throws {
+    node.elements.append(.value(.number(String(value))))
+  }
+  mutating func encode(_ value: Double) throws {
+    node.elements.append(.value(TreeEncoder.number(value)))
+  }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    let index = count
+    node.elements.append(
+      .value(try tree.box(value, codingPath: { codingPath + [IndexKey(index: index)] })))
+  }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type)
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    let child = Node()
+    child.kind = .keyed
+    let path = codingPath + [IndexKey(index: count)]
+    node.elements.append(.node(child))
+    return KeyedEncodingContainer(
+      KeyedNodeContainer<NestedKey>(tree: tree, node: child, codingPath: path))
+  }
+
+  mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer {
+    let child = Node()
+    child.kind = .unkeyed
+    let path = codingPath + [IndexKey(index: count)]
+    node.elements.append(.node(child))
+    return UnkeyedNodeContainer(tree: tree, node: child, codingPath: path)
+  }
+
+  mutating func superEncoder() -> any Encoder {
+    let child = Node()
+    let path = codingPath + [IndexKey(index: count)]
+    node.elements.append(.node(child))
+    return NodeEncoder(tree: tree, node: child, codingPath: path)
+  }
+}
+
+private struct SingleNodeContainer: SingleValueEncodingContainer {
+  let tree: TreeEncoder
+  let node: Node
+  let codingPath: [any CodingKey]
+
+  private func set(_ value: JSONValue) {
+    node.kind = .single
+    node.single = value
+  }
+
+  mutating func encodeNil() throws { set(.null) }
+  mutating func encode(_ value: Bool) throws { set(.bool(value)) }
+  mutating func encode(_ value: String) throws { set(.string(value)) }
+  mutating func encode(_ value: Int) throws { set(.number(String(value))) }
+  mutating func encode(_ value: Double) throws { set(TreeEncoder.number(value)) }
+  mutating func encode<T: Encodable>(_ value: T) throws {
+    set(try tree.box(value, codingPath: { codingPath }))
+  }
+}
+
+private struct IndexKey: CodingKey {
+  let index: Int
+  var stringValue: String { String(index) }
+  var intValue: Int? { index }
+  init(index: Int) { self.index = index }
+  init?(stringValue: String) { nil }
+  init?(intValue: Int) { self.index = intValue }
+}
+
+/// An array whose elements the encoder encodes itself, without a container per element.
+private protocol EncodableElements {
+  func trees(with encoder: TreeEncoder, codingPath: [any CodingKey]) throws -> [JSONValue]
+}
+
+extension Array: EncodableElements where Element: Encodable {
+  fileprivate func trees(with encoder: TreeEncoder, codingPath: [any CodingKey]) throws
+    -> [JSONValue]
+  {
+    try encoder.trees(of: self, codingPath: codingPath)
+  }
+}
+
+extension ContiguousArray: EncodableElements where Element: Encodable {
+  fileprivate func trees(with encoder: TreeEncoder, codingPath: [any CodingKey]) throws
+    -> [JSONValue]
+  {
+    try encoder.trees(of: self, codingPath: codingPath)
+  }
+}
