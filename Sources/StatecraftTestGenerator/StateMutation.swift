@@ -60,30 +60,116 @@ struct SharedReading {
 
 /// Writes the smallest mutations between two values (see
 /// ``TestGenerator/mutations(from:to:root:)``), reading each side's shared values as they were.
+///
+/// A generation reads hundreds of steps whose states share almost all of their storage, so the
+/// writer compares values by their bits first (``ValueMemo``): a part of the state that did not
+/// change costs a hash lookup, not a reading of the whole part, and the steps of a session cost
+/// what changed at each.
 struct MutationWriter {
   let reading: SharedReading
+  let memo: ValueMemo
 
+  /// The mutations that make `old` into `new`, on `root`.
+  ///
+  /// A value added somewhere that the old state holds elsewhere, under a stored property of its
+  /// own (an undo stack's new entry is the list as it was), is written as that property
+  /// (`$0.undoStack.append($0.list.todos)`), read before anything else changes: the statements
+  /// that read the old state come first.
   func mutations(from old: Any, to new: Any, root: String) -> [String] {
+    let oldMirror = Mirror(reflecting: old)
+    let newMirror = Mirror(reflecting: new)
+    guard oldMirror.displayStyle == .struct, type(of: old) == type(of: new),
+      !(old is any SharedValue), !(old is any StackValue), !(old is any PresentationValue),
+      !memo.same(old, new)
+    else {
+      var statements: [String] = []
+      diff(old, new, path: root, into: &statements)
+      return statements
+    }
+    let oldChildren = Array(oldMirror.children)
+    let newChildren = Array(newMirror.children)
+    guard oldChildren.count == newChildren.count,
+      oldChildren.allSatisfy({ $0.label.map { !$0.hasPrefix("_") } ?? false })
+    else {
+      var statements: [String] = []
+      diff(old, new, path: root, into: &statements)
+      return statements
+    }
+    // NB: one group of statements per stored property; the groups that read the old state go
+    // first, and a group may read only properties that no group before it changed.
+    let places = ReferencePlaces(of: oldChildren, root: root, reading: reading, memo: memo)
+    var readingGroups: [(label: String, statements: [String], reads: Set<String>)] = []
+    var otherGroups: [[String]] = []
+    for (oldChild, newChild) in zip(oldChildren, newChildren) {
+      let label = oldChild.label!
+      var writer = self
+      writer.places = places.excluding(label)
+      var statements: [String] = []
+      writer.diff(oldChild.value, newChild.value, path: "\(root).\(label)", into: &statements)
+      guard !statements.isEmpty else { continue }
+      let reads = writer.places?.labelsRead ?? []
+      if reads.isEmpty {
+        otherGroups.append(statements)
+      } else {
+        readingGroups.append((label, statements, reads))
+      }
+    }
     var statements: [String] = []
-    diff(old, new, path: root, into: &statements)
+    var changed: Set<String> = []
+    for group in readingGroups {
+      if group.reads.isDisjoint(with: changed) {
+        statements += group.statements
+      } else {
+        // NB: a property another group changed first: its value is written out.
+        let index = oldChildren.firstIndex { $0.label == group.label }!
+        diff(
+          oldChildren[index].value, newChildren[index].value, path: "\(root).\(group.label)",
+          into: &statements)
+      }
+      changed.insert(group.label)
+    }
+    for group in otherGroups { statements += group }
     return statements
   }
 
+  /// Where the old state holds values that a statement may name instead of writing them out.
+  private var places: ReferencePlaces?
+
+  init(reading: SharedReading, memo: ValueMemo = ValueMemo()) {
+    self.reading = reading
+    self.memo = memo
+  }
+
   private func oldSource(_ value: Any) -> String {
-    reading.readingOld { TestGenerator.swiftSource(value) }
+    memo.source(of: value) { reading.readingOld { TestGenerator.swiftSource(value) } }
   }
 
   private func newSource(_ value: Any) -> String {
-    reading.readingNew { TestGenerator.swiftSource(value) }
+    memo.source(of: value) { reading.readingNew { TestGenerator.swiftSource(value) } }
+  }
+
+  /// `value` of the new state as a statement writes it: the old state's property that holds
+  /// the same value, or its source.
+  private func newValue(_ value: Any) -> String {
+    places?.place(of: value, source: newSource) ?? newSource(value)
+  }
+
+  /// Whether an element of the old state equals one of the new state: the same bits, or else
+  /// (unless they are collections of different sizes) the same source.
+  private func equal(_ old: Any, _ new: Any) -> Bool {
+    if memo.same(old, new) { return true }
+    if ValueMemo.differInSize(old, new) { return false }
+    return oldSource(old) == newSource(new)
   }
 
   private func typeName(of value: Any) -> String { TestGenerator.typeName(of: value) }
 
   func diff(_ old: Any, _ new: Any, path: String, into statements: inout [String]) {
-    let oldSource = oldSource(old)
-    let newSource = newSource(new)
-    guard oldSource != newSource || typeName(of: old) != typeName(of: new) else { return }
-    func assignWhole() { statements.append("\(path) = \(newSource)") }
+    if memo.same(old, new) { return }
+    func assignWhole() {
+      if typeName(of: old) == typeName(of: new), equal(old, new) { return }
+      statements.append("\(path) = \(newValue(new))")
+    }
     guard type(of: old) == type(of: new) else { return assignWhole() }
     if let old = old as? any SharedValue, let new = new as? any SharedValue {
       // NB: a shared value is mutated through it (`$0.list.todos[id: 1]?.isDone = true`, by its
@@ -205,6 +291,13 @@ struct MutationWriter {
   private func diffIdentified(
     _ old: [Any], _ new: [Any], path: String, into statements: inout [String]
   ) -> Bool {
+    // NB: rows added at the end, the others the same (the same bits): no id is read.
+    if new.count > old.count, old.indices.allSatisfy({ memo.same(old[$0], new[$0]) }),
+      new[old.count...].allSatisfy({ TestGenerator.identity($0) != nil })
+    {
+      appendStatement(Array(new[old.count...]), path: path, into: &statements)
+      return true
+    }
     let oldIDs = old.compactMap(TestGenerator.identity)
     let newIDs = new.compactMap(TestGenerator.identity)
     guard oldIDs.count == old.count, newIDs.count == new.count else { return false }
@@ -244,57 +337,70 @@ struct MutationWriter {
       statements += changes
       return true
     }
-    let appended = new.suffix(added.count)
-    if appended.count == 1 {
-      changes.append("\(path).append(\(newSource(appended.first!)))")
-    } else if appended.count > 1 {
-      changes.append("\(path).append(contentsOf: \(newSource(Array(appended))))")
-    }
+    appendStatement(Array(new.suffix(added.count)), path: path, into: &changes)
     statements += changes
     return true
   }
 
-  /// Mutations of an array: elements added or removed at its end, or elements of the same
+  /// `path.append(...)` of `appended`: nothing when it is empty; one element appended alone
+  /// (unless it is an empty collection literal, which `append` takes for an empty sequence).
+  private func appendStatement(_ appended: [Any], path: String, into statements: inout [String]) {
+    guard let first = appended.first else { return }
+    if appended.count == 1 {
+      let value = newValue(first)
+      if !isEmptyCollection(value) {
+        statements.append("\(path).append(\(value))")
+        return
+      }
+    }
+    statements.append("\(path).append(contentsOf: \(newSource(appended)))")
+  }
+
+  /// Mutations of an array: elements added or removed at its end, the oldest dropped from
+  /// its front and as many added at its end (a bounded history), or elements of the same
   /// positions changed. False when another change was made (assign it whole).
   private func diffArray(
     _ old: [Any], _ new: [Any], path: String, into statements: inout [String]
   ) -> Bool {
-    let oldSources = old.map(oldSource)
-    let newSources = new.map(newSource)
-    if newSources.count > oldSources.count,
-      Array(newSources.prefix(oldSources.count)) == oldSources
-    {
-      let appended = new.suffix(new.count - old.count)
-      if appended.count == 1, !isEmptyCollection(newSources.last!) {
-        statements.append("\(path).append(\(newSources.last!))")
-      } else {
-        statements.append("\(path).append(contentsOf: \(newSource(Array(appended))))")
-      }
+    func kept(from offset: Int, count: Int) -> Bool {
+      (0..<count).allSatisfy { equal(old[$0 + offset], new[$0]) }
+    }
+    if new.count > old.count, kept(from: 0, count: old.count) {
+      appendStatement(Array(new[old.count...]), path: path, into: &statements)
       return true
     }
-    if newSources.count < oldSources.count, !newSources.isEmpty {
-      let removed = oldSources.count - newSources.count
-      if Array(oldSources.prefix(newSources.count)) == newSources {
+    if new.count < old.count, !new.isEmpty {
+      let removed = old.count - new.count
+      if kept(from: 0, count: new.count) {
         statements.append(removed == 1 ? "\(path).removeLast()" : "\(path).removeLast(\(removed))")
         return true
       }
-      if Array(oldSources.suffix(newSources.count)) == newSources {
+      if kept(from: removed, count: new.count) {
         statements.append(
           removed == 1 ? "\(path).removeFirst()" : "\(path).removeFirst(\(removed))")
         return true
       }
-      let index =
-        newSources.indices.first { oldSources[$0] != newSources[$0] } ?? newSources.count
-      if removed == 1, Array(oldSources[..<index] + oldSources[(index + 1)...]) == newSources {
+      let index = new.indices.first { !equal(old[$0], new[$0]) } ?? new.count
+      if removed == 1,
+        (index..<new.count).allSatisfy({ equal(old[$0 + 1], new[$0]) })
+      {
         statements.append("\(path).remove(at: \(index))")
         return true
       }
       return false
     }
-    guard oldSources.count == newSources.count, !newSources.isEmpty else { return false }
-    let changed = zip(oldSources, newSources).enumerated().filter { $1.0 != $1.1 }.map(\.offset)
-    // NB: when most elements changed, one assignment reads better than one line each.
-    guard changed.count * 2 <= newSources.count || changed.count == 1 else { return false }
+    guard old.count == new.count, !new.isEmpty else { return false }
+    let changed = new.indices.filter { !equal(old[$0], new[$0]) }
+    // NB: when most elements changed, one assignment reads better than one line each, unless
+    // the array moved by a few elements: the oldest dropped, as many added.
+    guard changed.count * 2 <= new.count || changed.count == 1 else {
+      for shift in 1..<min(4, new.count) where kept(from: shift, count: new.count - shift) {
+        statements.append(shift == 1 ? "\(path).removeFirst()" : "\(path).removeFirst(\(shift))")
+        appendStatement(Array(new.suffix(shift)), path: path, into: &statements)
+        return true
+      }
+      return false
+    }
     for index in changed {
       diff(old[index], new[index], path: "\(path)[\(index)]", into: &statements)
     }

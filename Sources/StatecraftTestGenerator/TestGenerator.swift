@@ -78,6 +78,9 @@ public enum TestGenerator {
     }
 
     var clockTime = Duration.zero
+    // NB: what was learned of the values of one step holds for the parts of the next that did
+    // not change (see ValueMemo.swift).
+    let memo = ValueMemo()
     var previousState: State? = recording.initialState
     var previousShared = recording.sharedSnapshot(at: 0)
     for index in 0..<steps {
@@ -110,7 +113,8 @@ public enum TestGenerator {
         writer.line(call)
         continue
       }
-      let changes = MutationWriter(reading: shared).mutations(from: before, to: state, root: "$0")
+      let changes = MutationWriter(reading: shared, memo: memo).mutations(
+        from: before, to: state, root: "$0")
       if changes.isEmpty {
         writer.line(call)
       } else {

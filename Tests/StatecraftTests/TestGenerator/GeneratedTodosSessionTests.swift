@@ -29,74 +29,44 @@ extension Engine {
         $0.nextID = 2
       }
       await store.send(.add("Walk the dog")) {
+        $0.undoStack.append($0.list.todos)
         $0.list.todos.append(Todo(id: 2, title: "Walk the dog", isDone: false, notes: ""))
-        $0.undoStack.append([Todo(id: 1, title: "Buy milk", isDone: false, notes: "")])
         $0.nextID = 3
       }
       await store.send(.add("Say \"hi\" to 日本 🎉")) {
+        $0.undoStack.append($0.list.todos)
         $0.list.todos.append(Todo(id: 3, title: "Say \"hi\" to 日本 🎉", isDone: false, notes: ""))
-        $0.undoStack.append([
-          Todo(id: 1, title: "Buy milk", isDone: false, notes: ""),
-          Todo(id: 2, title: "Walk the dog", isDone: false, notes: ""),
-        ])
         $0.nextID = 4
       }
       await store.send(.toggle(id: 1)) {
+        $0.undoStack.append($0.list.todos)
         $0.list.todos[id: 1]?.isDone = true
-        $0.undoStack.append([
-          Todo(id: 1, title: "Buy milk", isDone: false, notes: ""),
-          Todo(id: 2, title: "Walk the dog", isDone: false, notes: ""),
-          Todo(id: 3, title: "Say \"hi\" to 日本 🎉", isDone: false, notes: ""),
-        ])
       }
       await store.send(.edit(id: 2, title: "Walk the cat")) {
+        $0.undoStack.append($0.list.todos)
         $0.list.todos[id: 2]?.title = "Walk the cat"
-        $0.undoStack.append([
-          Todo(id: 1, title: "Buy milk", isDone: true, notes: ""),
-          Todo(id: 2, title: "Walk the dog", isDone: false, notes: ""),
-          Todo(id: 3, title: "Say \"hi\" to 日本 🎉", isDone: false, notes: ""),
-        ])
       }
       await clock.advance(by: .microseconds(1317))
       await store.send(.edit(id: 3, title: "Say hello")) {
+        $0.undoStack.append($0.list.todos)
         $0.list.todos[id: 3]?.title = "Say hello"
-        $0.undoStack.append([
-          Todo(id: 1, title: "Buy milk", isDone: true, notes: ""),
-          Todo(id: 2, title: "Walk the cat", isDone: false, notes: ""),
-          Todo(id: 3, title: "Say \"hi\" to 日本 🎉", isDone: false, notes: ""),
-        ])
       }
       await store.send(.setNotes(id: 3, notes: "Before noon")) {
+        $0.undoStack.append($0.list.todos)
         $0.list.todos[id: 3]?.notes = "Before noon"
-        $0.undoStack.append([
-          Todo(id: 1, title: "Buy milk", isDone: true, notes: ""),
-          Todo(id: 2, title: "Walk the cat", isDone: false, notes: ""),
-          Todo(id: 3, title: "Say hello", isDone: false, notes: ""),
-        ])
       }
       await store.send(.delete(id: 1)) {
+        $0.undoStack.append($0.list.todos)
         $0.list.todos.remove(id: 1)
-        $0.undoStack.append([
-          Todo(id: 1, title: "Buy milk", isDone: true, notes: ""),
-          Todo(id: 2, title: "Walk the cat", isDone: false, notes: ""),
-          Todo(id: 3, title: "Say hello", isDone: false, notes: "Before noon"),
-        ])
       }
       await store.send(.undo) {
+        $0.redoStack.append($0.list.todos)
         $0.list.todos.insert(Todo(id: 1, title: "Buy milk", isDone: true, notes: ""), at: 0)
         $0.undoStack.removeLast()
-        $0.redoStack.append([
-          Todo(id: 2, title: "Walk the cat", isDone: false, notes: ""),
-          Todo(id: 3, title: "Say hello", isDone: false, notes: "Before noon"),
-        ])
       }
       await store.send(.toggle(id: 3)) {
+        $0.undoStack.append($0.list.todos)
         $0.list.todos[id: 3]?.isDone = true
-        $0.undoStack.append([
-          Todo(id: 1, title: "Buy milk", isDone: true, notes: ""),
-          Todo(id: 2, title: "Walk the cat", isDone: false, notes: ""),
-          Todo(id: 3, title: "Say hello", isDone: false, notes: "Before noon"),
-        ])
         $0.redoStack = []
       }
       await clock.advance(by: .microseconds(1019))
@@ -159,12 +129,8 @@ extension Engine {
         $0.sync = .synced(count: 3)
       }
       await store.send(.delete(id: 2)) {
+        $0.undoStack.append($0.list.todos)
         $0.list.todos.remove(id: 2)
-        $0.undoStack.append([
-          Todo(id: 1, title: "Buy milk", isDone: true, notes: ""),
-          Todo(id: 2, title: "Walk the cat", isDone: false, notes: ""),
-          Todo(id: 3, title: "Say hello", isDone: true, notes: "Before noon"),
-        ])
       }
       await store.send(.quit)
       await store.finish()

@@ -1,0 +1,78 @@
+import Foundation
+import StatecraftTestGenerator
+import Synchronization
+import Testing
+
+@testable import Statecraft
+
+extension Engine {
+  /// The test generator on a long session whose state keeps a bounded history of itself (an
+  /// undo stack): each step costs what changed at it, and asserts the smallest mutation, never
+  /// a list written out again.
+  @MainActor
+  @Suite struct TestGeneratorScaleTests {
+    @Test func aLongSessionWithABoundedHistoryCostsWhatChangedAtEachStep() async throws {
+      let recorder = RecorderOf<Journal>(initialState: Journal.State())
+      let store = Store(initialState: recorder.initialState) { Journal() }
+      store.record(into: recorder)
+      for id in 1...300 { store.send(.add(id)) }
+      // NB: the last state holds 300 entries, and 100 earlier lists of them: 25,000 in all.
+      #expect(store.history.map(\.count).reduce(store.entries.count, +) > 25_000)
+
+      let before = Journal.Entry.reflections.withLock { $0 }
+      let source = TestGenerator.generate(
+        from: recorder.recording,
+        configuration: TestGenerator.Configuration(reducer: "Journal()", testName: "journal"))
+      let reflections = Journal.Entry.reflections.withLock { $0 } - before
+      // Each entry is read a few times in all, not once per list that holds it at each step.
+      #expect(reflections < 10 * 300)
+
+      // A step past the history's bound drops its oldest list and appends the list as it was,
+      // by name: the test grows with the steps, not with the square of them.
+      #expect(
+        source.contains(
+          """
+            await store.send(.add(300)) {
+              $0.history.removeFirst()
+              $0.history.append($0.entries)
+              $0.entries.append(Journal.Entry(id: 300, note: "Entry 300"))
+            }
+          """))
+      #expect(source.utf8.count < 300 * 250)
+    }
+  }
+}
+
+/// Entries and the last 100 versions of their list, as an undo stack keeps them. Counts the
+/// times an entry is read by reflection.
+struct Journal: Reducer {
+  struct Entry: Equatable, Codable, CustomReflectable {
+    static let reflections = Mutex(0)
+    let id: Int
+    var note: String
+
+    var customMirror: Mirror {
+      Self.reflections.withLock { $0 += 1 }
+      return Mirror(self, children: ["id": id, "note": note], displayStyle: .struct)
+    }
+  }
+
+  struct State: Equatable, Codable {
+    var entries: [Entry] = []
+    var history: [[Entry]] = []
+  }
+
+  enum Action: Equatable, Codable {
+    case add(Int)
+  }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    switch action {
+    case .add(let id):
+      state.history.append(state.entries)
+      if state.history.count > 100 { state.history.removeFirst() }
+      state.entries.append(Entry(id: id, note: "Entry \(id)"))
+    }
+    return .none
+  }
+}
