@@ -232,6 +232,17 @@ struct MutationWriter {
       else { return assignWhole() }
       diff(oldValue, newValue, path: "\(path)?", into: &statements)
     case .collection:
+      // NB: elements added at the end of a plain collection, the others unchanged (the same
+      // bits): no other element is read.
+      if let appended = ValueMemo.appended(from: old, to: new), memo.isPlain(old),
+        appended.allSatisfy(memo.isPlain),
+        !typeName(of: old).hasPrefix("IdentifiedArray<")
+          || appended.allSatisfy({ TestGenerator.identity($0) != nil })
+      {
+        memo.notePlain(new)
+        appendStatement(appended, path: path, into: &statements)
+        return
+      }
       let oldElements = oldMirror.children.map(\.value)
       let newElements = newMirror.children.map(\.value)
       if typeName(of: old).hasPrefix("IdentifiedArray<"),
@@ -291,13 +302,6 @@ struct MutationWriter {
   private func diffIdentified(
     _ old: [Any], _ new: [Any], path: String, into statements: inout [String]
   ) -> Bool {
-    // NB: rows added at the end, the others the same (the same bits): no id is read.
-    if new.count > old.count, old.indices.allSatisfy({ memo.same(old[$0], new[$0]) }),
-      new[old.count...].allSatisfy({ TestGenerator.identity($0) != nil })
-    {
-      appendStatement(Array(new[old.count...]), path: path, into: &statements)
-      return true
-    }
     let oldIDs = old.compactMap(TestGenerator.identity)
     let newIDs = new.compactMap(TestGenerator.identity)
     guard oldIDs.count == old.count, newIDs.count == new.count else { return false }

@@ -20,13 +20,38 @@ final class ValueMemo {
   /// was at each step) and no class instance (read as it is now). A type whose custom mirror
   /// hides a class that is not copied on write is taken as plain.
   func isPlain(_ value: Any) -> Bool {
-    if Self.isLeaf(value) { return true }
-    if value is any SharedValue || type(of: value) is AnyClass { return false }
     let bits = ValueBits.of(value)
     if let bits, let hit = plain[bits] { return hit.isPlain }
-    let result = Mirror(reflecting: value).children.allSatisfy { isPlain($0.value) }
+    if Self.isLeaf(value) { return true }
+    let result =
+      !(value is any SharedValue) && !(type(of: value) is AnyClass)
+      && Mirror(reflecting: value).children.allSatisfy { isPlain($0.value) }
     if let bits, plain.count < Self.maximumEntries { plain[bits] = (value, result) }
     return result
+  }
+
+  /// Notes that `value` is plain, found so without reading it whole (its elements are those of
+  /// a plain collection, and a few more found plain).
+  func notePlain(_ value: Any) {
+    guard let bits = ValueBits.of(value), plain.count < Self.maximumEntries else { return }
+    plain[bits] = (value, true)
+  }
+
+  /// When `old` and `new` are collections of one type and `new` is `old` with elements added at
+  /// its end (each element of `old` has the same bits in `new`): the elements added. Read
+  /// without a mirror, which may copy a collection whole.
+  static func appended(from old: Any, to new: Any) -> [Any]? {
+    guard let old = old as? any Collection else { return nil }
+    func open<C: Collection>(_ old: C) -> [Any]? {
+      guard let new = new as? C, new.count > old.count else { return nil }
+      var newIndex = new.startIndex
+      for element in old {
+        guard let bits = ValueBits(element), bits == ValueBits(new[newIndex]) else { return nil }
+        new.formIndex(after: &newIndex)
+      }
+      return new[newIndex...].map { $0 }
+    }
+    return open(old)
   }
 
   /// Whether `old` and `new` are the same plain value: the same type and the same bits.
@@ -49,15 +74,10 @@ final class ValueMemo {
   }
 
   /// Whether two values are collections with different numbers of elements: then they differ,
-  /// and neither is read.
+  /// and neither is read (a collection's count costs nothing; its mirror may copy it).
   static func differInSize(_ old: Any, _ new: Any) -> Bool {
-    let oldMirror = Mirror(reflecting: old)
-    switch oldMirror.displayStyle {
-    case .collection, .set, .dictionary:
-      return oldMirror.children.count != Mirror(reflecting: new).children.count
-    default:
-      return false
-    }
+    guard let old = old as? any Collection, let new = new as? any Collection else { return false }
+    return old.count != new.count
   }
 
   private static func isLeaf(_ value: Any) -> Bool {
