@@ -321,23 +321,25 @@ package final class SharedReference<Value: Sendable>: AnySharedReference, Observ
       throw error
     }
     let current = value
-    storedChangeCount &+= 1
+    // NB: a write of the value there (an effect setting what is there) is no change: the
+    // Inspector's timeline takes a change between two steps for a state it can't recompute.
+    let changed = isEqual.map { !$0(previous, current) } ?? true
+    if changed { storedChangeCount &+= 1 }
     lock.unlock()
-    if let isEqual, isEqual(previous, current) { return result }
+    if !changed { return result }
     didChange(from: previous, to: current, save: true)
     return result
   }
 
-  /// Takes a value changed outside the process: every holder sees it; nothing is saved.
+  /// Takes a value changed outside the process: every holder sees it; nothing is saved. The
+  /// value there again (a file's echo of the app's own save) is no change.
   func receive(_ newValue: Value) {
     let previous = lock.withLock {
-      defer {
-        value = newValue
-        storedChangeCount &+= 1
-      }
+      defer { value = newValue }
       return value
     }
     if let isEqual, isEqual(previous, newValue) { return }
+    lock.withLock { storedChangeCount &+= 1 }
     didChange(from: previous, to: newValue, save: false)
   }
 

@@ -328,6 +328,32 @@ extension Engine {
       await inspector.stop()
     }
 
+    /// A shared value written with the value it has (a file's echo of the app's own save, an
+    /// effect that sets what is there) changed nothing: the next step is recomputed, and the
+    /// export stores no state for it.
+    @Test func aSharedValueWrittenUnchangedBetweenStepsIsNoCheckpoint() async throws {
+      let lines = Shared(value: ["a"])
+      let store = Store(initialState: SharedNotes.State(lines: lines)) { SharedNotes() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 100
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withPage(inspector) { page, _ in
+        store.send(.add("b"))
+        lines.withLock { $0 = ["a", "b"] }
+        lines.reference!.receive(["a", "b"])
+        store.send(.add("c"))
+        _ = try await page.readSteps(count: 2)
+
+        try await page.sendText(#"{"type":"detail","step":2}"#)
+        let detail = try await page.read(until: "detail").message
+        #expect(detail["recomputed"] as? Bool == true)
+        let recording = try RecordingOf<SharedNotes>(
+          jsonData: try await inspector.session.exportData())
+        #expect(recording.checkpoints.map(\.step) == [2])
+      }
+      await inspector.stop()
+    }
+
     @Test func theOldestStepsAreDroppedPastTheMaximum() async throws {
       let store = Store(initialState: Tally.State()) { Tally() }
       var configuration = InspectorConfiguration()
