@@ -39,9 +39,15 @@ class Demo:
     def __init__(self, todos, work, name):
         self.out = os.path.join(work, name + ".out")
         self.err = os.path.join(work, name + ".err")
+        data = os.path.join(work, name + ".json")
+        # NB: every run starts from an empty list: a work directory used again would hold the
+        # last run's todos, and each run would measure a longer list than the one before.
+        for leftover in (data, data + ".conflict"):
+            if os.path.exists(leftover):
+                os.remove(leftover)
         self.process = subprocess.Popen(
             # NB: line-buffered, so that the answers can be read while it runs.
-            ["stdbuf", "-oL", todos, "--inspect", "--file", os.path.join(work, name + ".json")],
+            ["stdbuf", "-oL", todos, "--inspect", "--file", data],
             stdin=subprocess.PIPE,
             stdout=open(self.out, "wb"), stderr=open(self.err, "wb"))
         self.url = None
