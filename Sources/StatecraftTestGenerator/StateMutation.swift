@@ -26,7 +26,18 @@ extension TestGenerator {
   /// - a `Shared` value is mutated through its dynamic members (`$0.settings.theme = .dark`), or
   ///   through `wrappedValue` when it changed whole: the state keeps its reference;
   /// - anything else that changed (a leaf such as a number or a string, an enum, a set, a value
-  ///   changed wholesale) is assigned whole, written by ``TestGenerator/swiftSource(_:)``.
+  ///   changed wholesale) is assigned whole, written by ``TestGenerator/swiftSource(_:)``;
+  /// - an array that dropped its oldest elements and gained as many at its end (a bounded undo
+  ///   stack) becomes `removeFirst` and `append`;
+  /// - a value appended or assigned that `old` holds, equal, under another stored property (an
+  ///   undo stack's new entry is the list as it was) names that property instead of writing the
+  ///   value out: `$0.undoStack.append($0.list.todos)`. The statements that read `old` come
+  ///   first, before any statement changes what they read.
+  ///
+  /// What did not change costs next to nothing: two values of one type with the same bits are
+  /// the same value (unless a shared value or a class instance is under them), so a step's
+  /// state, which shares its storage with the step before, is compared in proportion to what
+  /// changed, and a session of a thousand steps in proportion to its steps.
   public static func mutations(from old: Any, to new: Any, root: String = "$0") -> [String] {
     MutationWriter(reading: SharedReading(old: nil, new: nil)).mutations(
       from: old, to: new, root: root)

@@ -207,16 +207,12 @@ final class InspectorSession<State, Action> {
     timeline = InspectorTimeline(
       start: .init(step: 0, rootState: root, shared: snapshot()))
     branch = nil
-    recomputed = []
-    trees = []
-    generation += 1
+    forgetComputedStates()
     start = .now
     sentCount = 0
     sentFirstStep = 0
-    needsCheckpoint = false
     checkpointInterval = limits.checkpointInterval
-    sharedChangesAfterLastStep = sharedChangeCount()
-    replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
+    takeTheStoreAsItIs()
     observerIDs = [
       feature.runtime.stepObservers.add(willReduce: { [weak self] in self?.willReduce() }),
       feature.runtime.stepObservers.add { [weak self] step in self?.record(step) },
@@ -230,9 +226,8 @@ final class InspectorSession<State, Action> {
     // NB: nothing to put back: viewing a step never moved the store.
     timeline = nil
     branch = nil
-    recomputed = []
-    trees = []
-    generation += 1
+    forgetComputedStates()
+    treeEncoder.forget()
     sharedReferences = []
     sentCount = 0
     returnFreedMemoryToTheSystem()
@@ -639,8 +634,7 @@ final class InspectorSession<State, Action> {
     let madeSince = timeline.cut(after: aside.from)
     timeline.restore(aside)
     self.timeline = timeline
-    recomputed = []
-    generation += 1
+    forgetComputedStates()
     guard let target = rootState(at: timeline.lastStep), moveStore(to: target, in: &timeline)
     else {
       _ = timeline.cut(after: aside.from)
@@ -681,12 +675,8 @@ final class InspectorSession<State, Action> {
     let dropped = timeline.lastStep - timeline.firstStep
     timeline.commit(.init(step: timeline.lastStep, rootState: live, shared: snapshot()))
     self.timeline = timeline
-    recomputed = []
-    trees = []
-    generation += 1
-    needsCheckpoint = false
-    sharedChangesAfterLastStep = sharedChangeCount()
-    replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
+    forgetComputedStates()
+    takeTheStoreAsItIs()
     sendTimeline(
       to: Array(pages.values),
       note: """
@@ -708,14 +698,26 @@ final class InspectorSession<State, Action> {
     guard feature.replaceState(state), let live = feature.currentRootState() else { return false }
     timeline.setCheckpoint(
       .init(step: timeline.lastStep, rootState: live, shared: snapshot(), isPinned: true))
+    forgetComputedStates()
+    sentCount = timeline.lastStep
+    takeTheStoreAsItIs()
+    return true
+  }
+
+  /// Forgets the states recomputed and their trees, and starts over the work that awaited
+  /// across this: the timeline's steps may no longer be what they were.
+  private func forgetComputedStates() {
     recomputed = []
     trees = []
     generation += 1
-    sentCount = timeline.lastStep
+  }
+
+  /// Takes the store's state and shared values as they are now as the last step's: a
+  /// difference before the next step then comes from outside the reducer (a checkpoint).
+  private func takeTheStoreAsItIs() {
     needsCheckpoint = false
     sharedChangesAfterLastStep = sharedChangeCount()
     replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
-    return true
   }
 
   private func send(_ json: Data, page: PageConnection) {

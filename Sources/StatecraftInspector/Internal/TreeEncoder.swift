@@ -14,12 +14,18 @@ import Statecraft
 ///
 /// Not `Sendable`: the session owns one and encodes on the main actor.
 final class TreeEncoder {
-  private struct Entry {
+  private final class Entry {
     /// The value, kept so that its storage lives as long as the entry.
     let value: Any
     let tree: JSONValue
     /// The last encoding that met it.
     var used: Int
+
+    init(value: Any, tree: JSONValue, used: Int) {
+      self.value = value
+      self.tree = tree
+      self.used = used
+    }
   }
 
   /// How a type is encoded, found once per type.
@@ -78,6 +84,13 @@ final class TreeEncoder {
     }
   }
 
+  /// Forgets every value remembered (the session stopped recording).
+  func forget() {
+    entries = [:]
+    kinds = [:]
+    lastType = nil
+  }
+
   /// Forgets the values neither of the last two encodings met.
   private func forgetUnused() {
     guard entries.count > 4_096 else { return }
@@ -103,9 +116,9 @@ final class TreeEncoder {
       return try fresh(value, codingPath: codingPath())
     case .elements, .value:
       guard let key = ValueBits(value) else { return try fresh(value, codingPath: codingPath()) }
-      if let index = entries.index(forKey: key) {
-        entries.values[index].used = encoding
-        return entries.values[index].tree
+      if let hit = entries[key] {
+        hit.used = encoding
+        return hit.tree
       }
       let before = references
       let tree = try fresh(value, codingPath: codingPath())
