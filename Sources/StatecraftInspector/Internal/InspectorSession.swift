@@ -104,6 +104,16 @@ final class InspectorSession<State, Action> {
   /// The trees of the last feature states sent to the pages, by step, for the pages' requests
   /// for more of them.
   private var trees: [(step: Int, generation: Int, tree: JSONValue)] = []
+  /// The states of the last two steps, as the store had them. A page that follows the live end
+  /// views them, and they share the store's storage with the states it viewed before (see
+  /// TreeEncoder.swift), where a state recomputed from a checkpoint shares none.
+  private var lastStates: [(step: Int, rootState: Any, shared: SharedSnapshot?)] = []
+
+  /// The states at hand without recomputing: the last two steps' and the last recomputed.
+  private var knownStates: [(step: Int, rootState: Any, shared: SharedSnapshot?)] {
+    lastStates + recomputed
+  }
+
   /// Encodes the states to trees, remembering the last one's values.
   let treeEncoder = TreeEncoder()
   /// Changes when a step's state may no longer be what it was: a new timeline, a continue, an
@@ -265,6 +275,8 @@ final class InspectorSession<State, Action> {
         rootAction: reduced.action, action: step.action, featureAction: step.featureAction,
         origin: step.origin, time: start.duration(to: .now), caseName: caseName(of: step.action))
     )
+    lastStates.append((timeline.lastStep, reduced.state, snapshot()))
+    if lastStates.count > 2 { lastStates.removeFirst() }
     if needsCheckpoint || timeline.stepsSinceCheckpoint >= checkpointInterval {
       timeline.setCheckpoint(
         .init(
@@ -408,9 +420,11 @@ final class InspectorSession<State, Action> {
   /// written to copies: see SharedReplay.swift).
   private func rootState(at step: Int) -> (rootState: Any, shared: SharedSnapshot?)? {
     guard let timeline, timeline.contains(step) else { return nil }
-    if let hit = recomputed.first(where: { $0.step == step }) { return (hit.rootState, hit.shared) }
+    if let hit = knownStates.first(where: { $0.step == step }) {
+      return (hit.rootState, hit.shared)
+    }
     var from = timeline.checkpoint(atOrBefore: step)
-    if let nearer = recomputed.filter({ $0.step < step && $0.step > from.step }).max(by: {
+    if let nearer = knownStates.filter({ $0.step < step && $0.step > from.step }).max(by: {
       $0.step < $1.step
     }) {
       from = .init(step: nearer.step, rootState: nearer.rootState, shared: nearer.shared)
@@ -534,9 +548,11 @@ final class InspectorSession<State, Action> {
   ) async -> (rootState: Any, shared: SharedSnapshot?)? {
     guard timeline.contains(step) else { return nil }
     let generation = self.generation
-    if let hit = recomputed.first(where: { $0.step == step }) { return (hit.rootState, hit.shared) }
+    if let hit = knownStates.first(where: { $0.step == step }) {
+      return (hit.rootState, hit.shared)
+    }
     var from = timeline.checkpoint(atOrBefore: step)
-    if let nearer = recomputed.filter({ $0.step < step && $0.step > from.step }).max(by: {
+    if let nearer = knownStates.filter({ $0.step < step && $0.step > from.step }).max(by: {
       $0.step < $1.step
     }) {
       from = .init(step: nearer.step, rootState: nearer.rootState, shared: nearer.shared)
@@ -708,6 +724,7 @@ final class InspectorSession<State, Action> {
   /// across this: the timeline's steps may no longer be what they were.
   private func forgetComputedStates() {
     recomputed = []
+    lastStates = []
     trees = []
     generation += 1
   }

@@ -1,7 +1,6 @@
 import Foundation
 import NIOEmbedded
 import NIOWebSocket
-import Synchronization
 import Testing
 
 @testable import Statecraft
@@ -61,7 +60,7 @@ extension Engine {
     }
 
     @Test func viewingTheNextStepEncodesWhatChangedNotTheWholeHistory() async throws {
-      let store = Store(initialState: Ledger.State()) { Ledger() }
+      let store = Store(initialState: Journal.State()) { Journal() }
       let inspector = try await Inspector(store: store)
       try await withInspectorPage(inspector) { page, _ in
         for id in 1...150 { store.send(.add(id)) }
@@ -71,10 +70,10 @@ extension Engine {
         try await page.sendText(#"{"type":"detail","step":149}"#)
         _ = try await page.readText(until: "detail")
 
-        let before = Ledger.Entry.encodeCount.withLock { $0 }
+        let before = Journal.Entry.encodeCount.withLock { $0 }
         try await page.sendText(#"{"type":"detail","step":150}"#)
         let text = try await page.readText(until: "detail")
-        let encoded = Ledger.Entry.encodeCount.withLock { $0 } - before
+        let encoded = Journal.Entry.encodeCount.withLock { $0 } - before
         // The one entry added is encoded; the entries and lists the step before had are not.
         #expect(encoded <= 2)
 
@@ -87,7 +86,35 @@ extension Engine {
         #expect(described.filter { $0.contains("history") }.count == 2)
         let added = try #require(
           changes.first { ($0["path"] as? [AnyHashable])?.first as? String == "entries" })
-        #expect((added["new"] as? [String: Any])?["note"] as? String == "Entry 150")
+        #expect((added["new"] as? [String: Any])?["note"] as? String == "Entry 150 of the journal")
+      }
+      await inspector.stop()
+    }
+
+    /// A page that follows the live end views the states the store had, not states recomputed
+    /// from a checkpoint: they share the store's storage with the states viewed before, so a
+    /// view costs the steps made since the last one.
+    @Test func followingTheLiveEndEncodesTheStepsSinceTheLastView() async throws {
+      let store = Store(initialState: Journal.State()) { Journal() }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        for id in 1...150 { store.send(.add(id)) }
+        _ = try await page.readSteps(count: 150)
+        try await page.sendText(#"{"type":"detail","step":150}"#)
+        _ = try await page.readText(until: "detail")
+
+        // NB: step 192 is a checkpoint (one every 64 steps): the store's own state there,
+        // nearer than any state recomputed for the last view.
+        for id in 151...200 { store.send(.add(id)) }
+        _ = try await page.readSteps(count: 50)
+        let before = Journal.Entry.encodeCount.withLock { $0 }
+        try await page.sendText(#"{"type":"detail","step":200}"#)
+        let text = try await page.readText(until: "detail")
+        let encoded = Journal.Entry.encodeCount.withLock { $0 } - before
+        // The 50 entries added since are encoded; the 150 before them, in each of the lists
+        // made since, are not.
+        #expect(encoded <= 50)
+        #expect(text.contains("Entry 200 of the journal"))
       }
       await inspector.stop()
     }
@@ -241,45 +268,6 @@ private final class SliceGates {
   func finished() {
     isFinished = true
     pausedOrFinished.open()
-  }
-}
-
-/// A list of entries and a history of its last 100 versions, as an undo stack keeps them: a
-/// step's state shares all but one entry and one list with the step before it. Counts the
-/// entries encoded.
-struct Ledger: Reducer {
-  struct Entry: Encodable, Equatable {
-    static let encodeCount = Mutex(0)
-    let id: Int
-    var note: String
-
-    enum CodingKeys: CodingKey { case id, note }
-
-    func encode(to encoder: any Encoder) throws {
-      Self.encodeCount.withLock { $0 += 1 }
-      var container = encoder.container(keyedBy: CodingKeys.self)
-      try container.encode(id, forKey: .id)
-      try container.encode(note, forKey: .note)
-    }
-  }
-
-  struct State: Encodable, Equatable {
-    var entries: [Entry] = []
-    var history: [[Entry]] = []
-  }
-
-  enum Action: Codable, Equatable {
-    case add(Int)
-  }
-
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .add(let id):
-      state.history.append(state.entries)
-      if state.history.count > 100 { state.history.removeFirst() }
-      state.entries.append(Entry(id: id, note: "Entry \(id)"))
-    }
-    return .none
   }
 }
 

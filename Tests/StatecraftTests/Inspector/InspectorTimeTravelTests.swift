@@ -308,50 +308,51 @@ extension Engine {
     /// A shared value written outside the reducer (an effect, another store) between two
     /// steps can't be recomputed from the actions: the step after it is a checkpoint.
     @Test func aSharedValueChangedBetweenStepsMakesTheNextStepACheckpoint() async throws {
-      let lines = Shared(value: ["a"])
-      let store = Store(initialState: SharedNotes.State(lines: lines)) { SharedNotes() }
-      var configuration = InspectorConfiguration()
-      configuration.checkpointInterval = 100
-      let inspector = try await Inspector(store: store, configuration: configuration)
-      try await withPage(inspector) { page, _ in
-        store.send(.add("b"))
+      let (detail, storedSteps) = try await secondStep { lines in
         lines.withLock { $0.append("outside") }
-        store.send(.add("c"))
-        _ = try await page.readSteps(count: 2)
-
-        try await page.sendText(#"{"type":"detail","step":2}"#)
-        let detail = try await page.read(until: "detail").message
-        #expect(detail["recomputed"] as? Bool == false)
-        #expect(
-          (detail["state"] as? [String: Any])?["lines"] as? [String] == ["a", "b", "outside", "c"])
       }
-      await inspector.stop()
+      #expect(detail["recomputed"] as? Bool == false)
+      #expect(
+        (detail["state"] as? [String: Any])?["lines"] as? [String] == ["a", "b", "outside", "c"])
+      #expect(storedSteps == [2])
     }
 
     /// A shared value written with the value it has (a file's echo of the app's own save, an
     /// effect that sets what is there) changed nothing: the next step is recomputed, and the
-    /// export stores no state for it.
+    /// export stores no state for it but the last.
     @Test func aSharedValueWrittenUnchangedBetweenStepsIsNoCheckpoint() async throws {
+      let (detail, storedSteps) = try await secondStep { lines in
+        lines.withLock { $0 = ["a", "b"] }
+        lines.reference!.receive(["a", "b"])
+      }
+      #expect(detail["recomputed"] as? Bool == true)
+      #expect((detail["state"] as? [String: Any])?["lines"] as? [String] == ["a", "b", "c"])
+      #expect(storedSteps == [2])
+    }
+
+    /// The detail of the second of two adds to a shared list, with `write` run on the list
+    /// between them, and the steps whose states the session's export stores.
+    private func secondStep(
+      writingBetween write: (Shared<[String]>) -> Void
+    ) async throws -> (detail: [String: Any], storedSteps: [Int]) {
       let lines = Shared(value: ["a"])
       let store = Store(initialState: SharedNotes.State(lines: lines)) { SharedNotes() }
       var configuration = InspectorConfiguration()
       configuration.checkpointInterval = 100
       let inspector = try await Inspector(store: store, configuration: configuration)
-      try await withPage(inspector) { page, _ in
+      let result = try await withPage(inspector) { page, _ in
         store.send(.add("b"))
-        lines.withLock { $0 = ["a", "b"] }
-        lines.reference!.receive(["a", "b"])
+        write(lines)
         store.send(.add("c"))
         _ = try await page.readSteps(count: 2)
-
         try await page.sendText(#"{"type":"detail","step":2}"#)
         let detail = try await page.read(until: "detail").message
-        #expect(detail["recomputed"] as? Bool == true)
         let recording = try RecordingOf<SharedNotes>(
           jsonData: try await inspector.session.exportData())
-        #expect(recording.checkpoints.map(\.step) == [2])
+        return (detail, recording.checkpoints.map(\.step))
       }
       await inspector.stop()
+      return result
     }
 
     @Test func theOldestStepsAreDroppedPastTheMaximum() async throws {

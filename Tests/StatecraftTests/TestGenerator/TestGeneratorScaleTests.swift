@@ -1,6 +1,5 @@
 import Foundation
 import StatecraftTestGenerator
-import Synchronization
 import Testing
 
 @testable import Statecraft
@@ -71,40 +70,5 @@ extension Engine {
             from: record(storingStateEvery: 1),
             configuration: TestGenerator.Configuration(reducer: "Journal()", testName: "journal")))
     }
-  }
-}
-
-/// Entries and the last 100 versions of their list, as an undo stack keeps them. Counts the
-/// times an entry is read by reflection.
-struct Journal: Reducer {
-  struct Entry: Equatable, Codable, CustomReflectable {
-    static let reflections = Mutex(0)
-    let id: Int
-    var note: String
-
-    var customMirror: Mirror {
-      Self.reflections.withLock { $0 += 1 }
-      return Mirror(self, children: ["id": id, "note": note], displayStyle: .struct)
-    }
-  }
-
-  struct State: Equatable, Codable {
-    var entries: [Entry] = []
-    var history: [[Entry]] = []
-  }
-
-  enum Action: Equatable, Codable {
-    case add(Int)
-  }
-
-  func reduce(into state: inout State, action: Action) -> Effect<Action> {
-    switch action {
-    case .add(let id):
-      state.history.append(state.entries)
-      if state.history.count > 100 { state.history.removeFirst() }
-      // NB: longer than a string held inline: a copy decoded from JSON has other bits.
-      state.entries.append(Entry(id: id, note: "Entry \(id) of the journal"))
-    }
-    return .none
   }
 }
