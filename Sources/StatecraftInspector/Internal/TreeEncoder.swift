@@ -4,8 +4,10 @@
 // changed: a list that did not change is the same buffer, a todo that did not change the same id
 // and the same string storage. The encoder notes each class instance and shared value it meets
 // (read through a reference, they can differ under the same bits), and remembers nothing above
-// one.
+// one. A list met before with elements added, removed or changed is read from that list's tree,
+// compared bit by bit, and only the elements it does not share are read one by one.
 import Foundation
+import IdentifiedCollections
 import Statecraft
 
 /// Encodes `Encodable` values to ``JSONValue`` as `JSONEncoder` with sorted keys writes them,
@@ -28,6 +30,28 @@ final class TreeEncoder {
     }
   }
 
+  /// A list encoded recently, with its tree, so that a list that shares most of its elements
+  /// with it costs only the elements it does not share.
+  private final class KnownList {
+    /// The list, kept so that its storage lives as long as the entry.
+    let value: Any
+    let trees: [JSONValue]
+
+    init(value: Any, trees: [JSONValue]) {
+      self.value = value
+      self.trees = trees
+    }
+  }
+
+  /// Where a list and a known one share their elements: the new list starts with `prefix` of
+  /// the known list's elements from `offset`, and ends with its last `suffix`.
+  private struct SharedElements {
+    var offset = 0
+    var prefix = 0
+    var suffix = 0
+    var count: Int { prefix + suffix }
+  }
+
   /// How a type is encoded, found once per type.
   private enum Kind {
     case string, bool, int, double, float, integer, url, data, decimal
@@ -45,6 +69,8 @@ final class TreeEncoder {
   /// The values met in the last two encodings, by their bits.
   private var entries: [ValueBits: Entry] = [:]
   private var kinds: [ObjectIdentifier: Kind] = [:]
+  /// The lists encoded last, by the list's type, the most recent last.
+  private var knownLists: [ObjectIdentifier: [KnownList]] = [:]
   private var lastType: ObjectIdentifier?
   private var lastKind = Kind.value
   /// The number of the encoding under way.
@@ -56,6 +82,16 @@ final class TreeEncoder {
   /// How many values were encoded by their own conformance rather than found (for the tests
   /// of what a step costs).
   private(set) var encodedCount = 0
+  /// How many values were read, found in the table or encoded: what an encoding costs (for the
+  /// tests of what a step costs).
+  private(set) var valuesRead = 0
+
+  /// The lists of one type remembered; the smallest list remembered.
+  static let knownListsPerType = 4
+  static let smallestKnownList = 8
+  /// How many elements removed from a list's start are still found: an undo stack at its limit
+  /// drops its first list as it gains one.
+  static let largestDropFound = 4
 
   /// `value` as a tree: through its `Encodable` conformance when it has one that encodes,
   /// otherwise read with `Mirror` (see ``InspectedValue``), its encodable parts through this
@@ -88,6 +124,7 @@ final class TreeEncoder {
   func forget() {
     entries = [:]
     kinds = [:]
+    knownLists = [:]
     lastType = nil
   }
 
@@ -115,6 +152,7 @@ final class TreeEncoder {
       references += 1
       return try fresh(value, codingPath: codingPath())
     case .elements, .value:
+      valuesRead += 1
       guard let key = ValueBits(value) else { return try fresh(value, codingPath: codingPath()) }
       if let hit = entries[key] {
         hit.used = encoding
@@ -170,17 +208,82 @@ final class TreeEncoder {
     return node.resolved()
   }
 
-  /// The trees of `elements`, as an unkeyed container of them would hold them.
-  fileprivate func trees<S: Sequence>(of elements: S, codingPath: [any CodingKey]) throws
-    -> [JSONValue] where S.Element: Encodable
+  /// The trees of `elements`, as an unkeyed container of them would hold them. The elements a
+  /// list shares with one of the lists encoded last (the same bits: the same values) are taken
+  /// from that list's tree.
+  fileprivate func trees<C: RandomAccessCollection>(of elements: C, codingPath: [any CodingKey])
+    throws -> [JSONValue] where C.Element: Encodable, C.Index == Int
   {
+    let before = references
+    let type = ObjectIdentifier(C.self)
+    var known: (list: KnownList, shared: SharedElements)?
+    if elements.count >= Self.smallestKnownList {
+      for list in (knownLists[type] ?? []).reversed() {
+        guard let shared = Self.sharedElements(list.value as! C, elements),
+          shared.count > known?.shared.count ?? 0
+        else { continue }
+        known = (list, shared)
+        if shared.count == elements.count { break }
+      }
+    }
     var trees: [JSONValue] = []
-    trees.reserveCapacity(elements.underestimatedCount)
-    for element in elements {
-      let index = trees.count
-      trees.append(try box(element, codingPath: { codingPath + [IndexKey(index: index)] }))
+    trees.reserveCapacity(elements.count)
+    let shared = known?.shared ?? SharedElements()
+    if let known { trees += known.list.trees[shared.offset..<shared.offset + shared.prefix] }
+    for index in elements.startIndex + shared.prefix..<elements.endIndex - shared.suffix {
+      trees.append(
+        try box(elements[index], codingPath: { codingPath + [IndexKey(index: index)] }))
+    }
+    if let known { trees += known.list.trees.suffix(shared.suffix) }
+    if references == before, elements.count >= Self.smallestKnownList {
+      var lists = knownLists[type] ?? []
+      if lists.count == Self.knownListsPerType { lists.removeFirst() }
+      lists.append(KnownList(value: elements, trees: trees))
+      knownLists[type] = lists
     }
     return trees
+  }
+
+  /// The elements `new` shares with `old`, compared by their bits (`old` was encoded with no
+  /// class instance or shared value under it, and is kept: an element with the same bits is the
+  /// same value). Nil when either has no contiguous storage.
+  private static func sharedElements<C: RandomAccessCollection>(_ old: C, _ new: C)
+    -> SharedElements?
+  {
+    let size = MemoryLayout<C.Element>.size
+    let stride = MemoryLayout<C.Element>.stride
+    return old.withContiguousStorageIfAvailable { old in
+      new.withContiguousStorageIfAvailable { new -> SharedElements in
+        guard let oldBase = old.baseAddress.map(UnsafeRawPointer.init),
+          let newBase = new.baseAddress.map(UnsafeRawPointer.init)
+        else { return SharedElements() }
+        // NB: element by element over the type's size: the padding between elements of a copy
+        // is not copied.
+        func same(_ oldIndex: Int, _ newIndex: Int) -> Bool {
+          memcmp(oldBase + oldIndex * stride, newBase + newIndex * stride, size) == 0
+        }
+        var shared = SharedElements()
+        if oldBase == newBase {
+          shared.prefix = min(old.count, new.count)
+        } else if let offset = (0...min(Self.largestDropFound, old.count - 1)).first(where: {
+          same($0, 0)
+        }) {
+          shared.offset = offset
+          while shared.prefix < min(old.count - offset, new.count),
+            same(offset + shared.prefix, shared.prefix)
+          {
+            shared.prefix += 1
+          }
+        }
+        let room = min(new.count - shared.prefix, old.count - shared.offset - shared.prefix)
+        while shared.suffix < room,
+          same(old.count - 1 - shared.suffix, new.count - 1 - shared.suffix)
+        {
+          shared.suffix += 1
+        }
+        return shared
+      }
+    } ?? nil
   }
 
   static func number<F: BinaryFloatingPoint & LosslessStringConvertible>(
@@ -401,6 +504,15 @@ extension Array: EncodableElements where Element: Encodable {
     -> [JSONValue]
   {
     try encoder.trees(of: self, codingPath: codingPath)
+  }
+}
+
+extension IdentifiedArray: EncodableElements where Element: Encodable {
+  // NB: as its `Encodable` writes it, without the copy of its elements that conformance makes.
+  fileprivate func trees(with encoder: TreeEncoder, codingPath: [any CodingKey]) throws
+    -> [JSONValue]
+  {
+    try encoder.trees(of: elements, codingPath: codingPath)
   }
 }
 

@@ -91,6 +91,48 @@ extension Engine {
       await inspector.stop()
     }
 
+    /// A list that gained an entry is read from the tree of the list it grew from: the step
+    /// reads the entry added, not every entry of the list, found one by one.
+    @Test func viewingTheNextStepReadsTheEntryAddedNotEachEntryOfTheList() async throws {
+      let store = Store(initialState: Journal.State()) { Journal() }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        for id in 1...150 { store.send(.add(id)) }
+        _ = try await page.readSteps(count: 150)
+        try await page.sendText(#"{"type":"detail","step":149}"#)
+        _ = try await page.readText(until: "detail")
+
+        let before = inspector.session.treeEncoder.valuesRead
+        try await page.sendText(#"{"type":"detail","step":150}"#)
+        let text = try await page.readText(until: "detail")
+        // NB: the state, its two lists, the entry added and the list the history gained; the
+        // history, at its limit, dropped its first list. Each entry found one by one: 250.
+        #expect(inspector.session.treeEncoder.valuesRead - before <= 10)
+        #expect(text.contains("Entry 150 of the journal"))
+      }
+      await inspector.stop()
+    }
+
+    /// A step far from the live end is recomputed from a checkpoint, whose lists the encoder has
+    /// not met: each list of its history is read from the list before it, plus what it gained.
+    @Test func viewingAFarStepReadsEachHistoryListFromTheOneBeforeIt() async throws {
+      let store = Store(initialState: Journal.State()) { Journal() }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        for id in 1...150 { store.send(.add(id)) }
+        _ = try await page.readSteps(count: 150)
+
+        let before = inspector.session.treeEncoder.valuesRead
+        try await page.sendText(#"{"type":"detail","step":120}"#)
+        let text = try await page.readText(until: "detail")
+        // NB: steps 119 and 120 hold 100 lists of 19 to 119 entries: 13,800 entries, found one
+        // by one.
+        #expect(inspector.session.treeEncoder.valuesRead - before <= 1_000)
+        #expect(text.contains("Entry 120 of the journal"))
+      }
+      await inspector.stop()
+    }
+
     /// A page that follows the live end views the states the store had, not states recomputed
     /// from a checkpoint: they share the store's storage with the states viewed before, so a
     /// view costs the steps made since the last one.

@@ -1,0 +1,82 @@
+import Foundation
+import IdentifiedCollections
+import Testing
+
+@testable import StatecraftInspector
+
+/// The encoder takes what a list shares with a list it met before from that list's tree; the
+/// tree it builds is the one it would build from nothing, and the one `JSONEncoder` writes.
+@Suite struct TreeEncoderTests {
+  struct Item: Codable, Identifiable, Equatable {
+    var id: Int
+    var title: String
+    var isDone = false
+  }
+
+  struct Lists: Codable {
+    var items: IdentifiedArrayOf<Item> = []
+    var history: [IdentifiedArrayOf<Item>] = []
+    var plain: [Item] = []
+  }
+
+  /// Adds, removals at either end and in the middle, inserts, toggles and renames, with the
+  /// lists before kept in a history, as an undo stack keeps them: each state encoded by one
+  /// encoder across the steps, and by a new one.
+  @Test func aListEditedStepByStepEncodesAsFromNothing() throws {
+    var generator = SplitMix64(seed: 41)
+    var state = Lists()
+    let encoder = TreeEncoder()
+    var nextID = 0
+    for step in 0..<400 {
+      state.history.append(state.items)
+      if state.history.count > 6 { state.history.removeFirst() }
+      let count = state.items.count
+      switch count < 12 ? 0 : generator.next() % 6 {
+      case 0:
+        nextID += 1
+        // NB: longer than a string held inline, so that copies of a title share storage.
+        state.items.append(Item(id: nextID, title: "Item number \(nextID) of the list"))
+      case 1: state.items.remove(at: Int(generator.next() % UInt64(count)))
+      case 2:
+        nextID += 1
+        state.items.insert(
+          Item(id: nextID, title: "Inserted item \(nextID)"),
+          at: Int(generator.next() % UInt64(count)))
+      case 3: state.items[Int(generator.next() % UInt64(count))].isDone.toggle()
+      case 4: state.items.removeFirst()
+      default: state.items[Int(generator.next() % UInt64(count))].title = "Renamed at \(step)"
+      }
+      state.plain = state.items.elements
+      let tree = encoder.tree(of: state)
+      // NB: a Bool each, so that a failure names the step rather than printing two trees.
+      let asFromNothing = tree == TreeEncoder().tree(of: state)
+      #expect(asFromNothing, "step \(step)")
+      if step % 50 == 0 {
+        let asJSONEncoderWrites = try tree == JSONValue(parsing: JSONEncoder.sorted.encode(state))
+        #expect(asJSONEncoderWrites, "step \(step)")
+      }
+    }
+  }
+
+  /// A list that gained one element reads that element, and the list it grew from once.
+  @Test func aListThatGainedAnElementReadsThatElement() {
+    let encoder = TreeEncoder()
+    var items: IdentifiedArrayOf<Item> = []
+    for id in 1...1_000 { items.append(Item(id: id, title: "Item number \(id) of the list")) }
+    _ = encoder.tree(of: items)
+    var grown = items
+    grown.append(Item(id: 1_001, title: "The last item of the list"))
+    let before = encoder.valuesRead
+    let tree = encoder.tree(of: grown)
+    #expect(encoder.valuesRead - before == 2)
+    #expect(tree == TreeEncoder().tree(of: grown))
+  }
+}
+
+extension JSONEncoder {
+  fileprivate static var sorted: JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }
+}
