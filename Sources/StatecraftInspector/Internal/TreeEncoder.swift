@@ -4,8 +4,10 @@
 // changed: a list that did not change is the same buffer, a todo that did not change the same id
 // and the same string storage. The encoder notes each class instance and shared value it meets
 // (read through a reference, they can differ under the same bits), and remembers nothing above
-// one. A list met before with elements added, removed or changed is read from that list's tree,
-// compared bit by bit, and only the elements it does not share are read one by one.
+// one. What it remembers it keeps (so that the storage can't be reused under the same bits), and
+// no longer than the encoding after the one that met it, or, for a list, while it is one of the
+// last few lists met: a list that shares elements with one of those (elements added, removed or
+// changed) takes them from that list's tree, compared bit by bit, and reads only the others.
 import Foundation
 import IdentifiedCollections
 import Statecraft
@@ -16,18 +18,10 @@ import Statecraft
 ///
 /// Not `Sendable`: the session owns one and encodes on the main actor.
 final class TreeEncoder {
-  private final class Entry {
+  private struct Entry {
     /// The value, kept so that its storage lives as long as the entry.
     let value: Any
     let tree: JSONValue
-    /// The last encoding that met it.
-    var used: Int
-
-    init(value: Any, tree: JSONValue, used: Int) {
-      self.value = value
-      self.tree = tree
-      self.used = used
-    }
   }
 
   /// A list encoded recently, with its tree, so that a list that shares most of its elements
@@ -66,15 +60,18 @@ final class TreeEncoder {
   /// The most values remembered.
   static let maximumEntries = 500_000
 
-  /// The values met in the last two encodings, by their bits.
+  /// The values the encoding under way met, by their bits.
   private var entries: [ValueBits: Entry] = [:]
+  /// The values the encoding before met: forgotten when the next encoding starts, so that no
+  /// value is kept longer than that (an undo stack's list can be a megabyte; a long session's
+  /// views met thousands of them).
+  private var previousEntries: [ValueBits: Entry] = [:]
   private var kinds: [ObjectIdentifier: Kind] = [:]
-  /// The lists encoded last, by the list's type, the most recent last.
+  /// The lists encoded last, by the list's type, the most recent last; a list that grew takes
+  /// the place of the list it grew from.
   private var knownLists: [ObjectIdentifier: [KnownList]] = [:]
   private var lastType: ObjectIdentifier?
   private var lastKind = Kind.value
-  /// The number of the encoding under way.
-  private var encoding = 0
   /// How many class instances and shared values the encoding has met: a value under one of them
   /// is not remembered.
   private var references = 0
@@ -97,8 +94,8 @@ final class TreeEncoder {
   /// otherwise read with `Mirror` (see ``InspectedValue``), its encodable parts through this
   /// encoder.
   func tree(of value: Any) -> JSONValue {
-    encoding += 1
-    defer { forgetUnused() }
+    previousEntries = entries
+    entries = [:]
     if let encodable = value as? any Encodable,
       let tree = try? box(encodable, codingPath: { [] })
     {
@@ -123,16 +120,10 @@ final class TreeEncoder {
   /// Forgets every value remembered (the session stopped recording).
   func forget() {
     entries = [:]
+    previousEntries = [:]
     kinds = [:]
     knownLists = [:]
     lastType = nil
-  }
-
-  /// Forgets the values neither of the last two encodings met.
-  private func forgetUnused() {
-    guard entries.count > 4_096 else { return }
-    let oldest = encoding - 1
-    entries = entries.filter { $0.value.used >= oldest }
   }
 
   fileprivate func box<T: Encodable>(_ value: T, codingPath: () -> [any CodingKey]) throws
@@ -154,14 +145,15 @@ final class TreeEncoder {
     case .elements, .value:
       valuesRead += 1
       guard let key = ValueBits(value) else { return try fresh(value, codingPath: codingPath()) }
-      if let hit = entries[key] {
-        hit.used = encoding
+      if let hit = entries[key] { return hit.tree }
+      if let hit = previousEntries[key] {
+        entries[key] = hit
         return hit.tree
       }
       let before = references
       let tree = try fresh(value, codingPath: codingPath())
       if references == before, entries.count < Self.maximumEntries {
-        entries[key] = Entry(value: value, tree: tree, used: encoding)
+        entries[key] = Entry(value: value, tree: tree)
       }
       return tree
     }
@@ -236,12 +228,29 @@ final class TreeEncoder {
     }
     if let known { trees += known.list.trees.suffix(shared.suffix) }
     if references == before, elements.count >= Self.smallestKnownList {
-      var lists = knownLists[type] ?? []
-      if lists.count == Self.knownListsPerType { lists.removeFirst() }
-      lists.append(KnownList(value: elements, trees: trees))
-      knownLists[type] = lists
+      remember(KnownList(value: elements, trees: trees), type: type, known: known)
     }
     return trees
+  }
+
+  /// Remembers a list just encoded, unless a known list holds all of its elements. A list that
+  /// holds all of a known list's elements (the next version of a list that grows, as an undo
+  /// stack's lists do) takes that list's place, so that a list's versions take one place.
+  private func remember(
+    _ list: KnownList, type: ObjectIdentifier, known: (list: KnownList, shared: SharedElements)?
+  ) {
+    var lists = knownLists[type] ?? []
+    if let known {
+      guard known.shared.count < list.trees.count else { return }
+      if known.shared.offset == 0, known.shared.count == known.list.trees.count,
+        let index = lists.firstIndex(where: { $0 === known.list })
+      {
+        lists.remove(at: index)
+      }
+    }
+    if lists.count == Self.knownListsPerType { lists.removeFirst() }
+    lists.append(list)
+    knownLists[type] = lists
   }
 
   /// The elements `new` shares with `old`, compared by their bits (`old` was encoded with no

@@ -71,6 +71,27 @@ import Testing
     #expect(encoder.valuesRead - before == 2)
     #expect(tree == TreeEncoder().tree(of: grown))
   }
+
+  /// The encoder keeps what it met (so that its storage is not reused while its bits are
+  /// remembered), but no longer than the next encoding: a long session's views met thousands of
+  /// undo lists, each a megabyte, and kept them all.
+  @Test func aListIsKeptNoLongerThanTheEncodingAfterTheOneThatMetIt() {
+    let encoder = TreeEncoder()
+    func items(from first: Int) -> [Item] {
+      (first..<first + 100).map { Item(id: $0, title: "Item number \($0) of the list") }
+    }
+    var list = items(from: 0)
+    list.reserveCapacity(1_000)
+    _ = encoder.tree(of: Lists(plain: list))
+    // NB: four lists of the type in each, so that the list is no longer one of the last met.
+    for round in 1...2 {
+      _ = encoder.tree(of: (1...4).map { items(from: round * 1_000 + $0 * 100) })
+    }
+    let address = list.withUnsafeBufferPointer(\.baseAddress)
+    list.append(Item(id: -1, title: "Added in place"))
+    // The buffer was not shared: appended in place, not copied.
+    #expect(list.withUnsafeBufferPointer(\.baseAddress) == address)
+  }
 }
 
 extension JSONEncoder {
