@@ -30,13 +30,21 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   /// every effect starts, with them (as TCA's `withDependencies(from:)`), whenever and wherever
   /// it is sent. A test store may change them between two actions; effects already running keep
   /// the values they started with.
-  package var dependencies: DependencyValues
+  package var dependencies: DependencyValues {
+    didSet { dependenciesInForce = DependencyValuesInForce(dependencies) }
+  }
+  /// Whether `dependencies` are the values in force, asked without a copy at every action.
+  @exclusivity(unchecked) private var dependenciesInForce: DependencyValuesInForce
   /// The runtime's registries, held here too so that the loop reaches them in one step.
   private let effects: EffectRegistry
   private let childInstances: ChildInstanceGroups
   private let stepObservers: StepObservers
   private let stateCaches: ScopedStateCaches
   private let reduceContext: ReduceContext
+  // NB: held here rather than reached through `storeRuntime` at each batch: a registry reached
+  // through two objects was retained and released around its call (12 % of a plain send).
+  private let changeWaiters: EffectChangeWaiters
+  private let observers: ObserverRegistry
   private let interpreter: EffectInterpreter<State, Action>
   // NB: `@exclusivity(unchecked)` on `currentState` (above), `loop`, `queue` and
   // `pendingEffect`: main-actor state of the loop, touched at every action. The one access held
@@ -75,11 +83,14 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     // values, it is found without the cache at every push and every new stack the store makes.
     if isTesting { dependencies.stackElementID = dependencies.stackElementID }
     self.dependencies = dependencies
+    self.dependenciesInForce = DependencyValuesInForce(dependencies)
     self.effects = runtime.effects
     self.childInstances = runtime.effects.childInstances
     self.stepObservers = runtime.stepObservers
     self.stateCaches = runtime.stateCaches
     self.reduceContext = runtime.observers.reduceContext
+    self.changeWaiters = runtime.effects.waiters
+    self.observers = runtime.observers
     self.interpreter = EffectInterpreter(effects: runtime.effects)
     interpreter.root = self
   }
@@ -213,7 +224,9 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
         checkForDepartedChildren()
         step = loop.pendingStateApplied()
       case .publish:
-        storeRuntime.publish()
+        // NB: `StoreRuntime.publish()`, with the registries held here.
+        changeWaiters.changed()
+        observers.publish()
         // NB: what scoped stores read while observers were told may predate the last states
         // that the publication gave to departed children's stores.
         emptyStateCaches()
@@ -251,7 +264,20 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     // `@Dependency` reads the store's values whoever sends (a view, an effect of another store,
     // a test), and the effect's tasks inherit nothing else (see `EffectContext.dependencies`).
     // They are bound only where other values are in force (see DependencyValues+Binding.swift).
-    DependencyValues.withValuesInForce(dependencies) {
+    if dependenciesInForce.areInForce() {
+      reduceWithDependencies(action, origin: origin, cause: cause, group: &group)
+    } else {
+      bindDependenciesAndReduce(action, origin: origin, cause: cause, group: &group)
+    }
+  }
+
+  // NB: kept out of `reduce(_:origin:cause:group:)`, so that a send with the store's values in
+  // force builds no closure.
+  @inline(never)
+  private func bindDependenciesAndReduce(
+    _ action: Action, origin: ActionOrigin, cause: Any?, group: inout EffectGroup?
+  ) {
+    DependencyValues.$_current.withValue(dependencies) {
       reduceWithDependencies(action, origin: origin, cause: cause, group: &group)
     }
   }
