@@ -5,6 +5,10 @@
 #   bash Benchmarks/run-benchmarks.sh --smoke    # CI: build, one iteration of each scenario,
 #                                                # no timing assertions (fails only if a
 #                                                # scenario reports an error)
+#   bash Benchmarks/run-benchmarks.sh --guard    # CI: the guarded scenarios (a send, a row
+#                                                # toggle, a read), fully; fails when one's
+#                                                # ratio to its floor passes twice the ratio
+#                                                # recorded in BENCHMARKS.md (GUARDED, below)
 #   bash Benchmarks/run-benchmarks.sh --filter "B1 .*" --filter "X1.*"
 #                                                # only those scenarios (package-benchmark's
 #                                                # regular expressions); the table shows the
@@ -16,10 +20,16 @@ set -euo pipefail
 cd "$(dirname "$0")"
 
 baseline=current
+guard=0
 if [[ "${1:-}" == "--smoke" ]]; then
   export STATECRAFT_BENCHMARK_SMOKE=1
   baseline=smoke
   shift
+elif [[ "${1:-}" == "--guard" ]]; then
+  baseline=guard
+  guard=1
+  shift
+  set -- --filter "B1 .*" --filter "B2 .*" --filter "R1 .*" --filter "R2 .*" "$@"
 fi
 
 # NB: what follows (--filter …) goes to package-benchmark as it is.
@@ -32,11 +42,11 @@ swift package --allow-writing-to-directory .benchmarkBaselines \
   benchmark baseline read "$baseline" --format markdown --path stdout --no-progress \
   2>/dev/null >"$report"
 
-python3 - "$report" "$baseline" <<'PYTHON'
+python3 - "$report" "$baseline" "$guard" <<'PYTHON'
 import re
 import sys
 
-report, baseline = sys.argv[1], sys.argv[2]
+report, baseline, guard = sys.argv[1], sys.argv[2], sys.argv[3] == "1"
 scale = {"": 1, "K": 1e3, "M": 1e6, "G": 1e9}
 time_scale = {"ns": 1e-3, "μs": 1, "us": 1, "ms": 1e3, "s": 1e6}
 
@@ -235,4 +245,30 @@ header = ("id", "measure", "result", "target", "verdict", "raw (p50)")
 widths = [max(len(str(r[i])) for r in rows + [header]) for i in range(6)]
 for r in [header, tuple("-" * w for w in widths)] + rows:
     print("  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip())
+
+# The guarded ratios, as BENCHMARKS.md records them (the worse of the runs it quotes): a
+# regression fails CI when a ratio passes twice its recorded value. Ratios to a floor measured in
+# the same run, never times: the machines are noisy, and both sides of a ratio share the noise.
+# Update a value with BENCHMARKS.md when a change moves it for good.
+GUARDED = {
+    "B1 a plain send / floor": (b1, 2.9),
+    "B2 a row toggle / floor": (b2, 5.1),
+    "R1 an untracked read / floor": (r1, 14.0),
+    "R2 a row store's field / floor": (r2, 11.0),
+}
+if guard:
+    print("\nGuarded ratios (fail past twice the recorded ratio)\n")
+    failed = []
+    for name, (measured, recorded) in GUARDED.items():
+        if measured != measured:  # NaN: the scenario did not run
+            failed.append(f"{name}: not measured")
+            print(f"  {name}: not measured")
+            continue
+        verdict = "ok" if measured <= 2 * recorded else "REGRESSED"
+        print(f"  {name}: {measured:.1f}× (recorded {recorded:.1f}×, limit {2 * recorded:.1f}×) {verdict}")
+        if verdict != "ok":
+            failed.append(f"{name}: {measured:.1f}× against {recorded:.1f}× recorded")
+    if failed:
+        print("\nerror: " + "; ".join(failed))
+        sys.exit(1)
 PYTHON
