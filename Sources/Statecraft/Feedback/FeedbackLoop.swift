@@ -201,8 +201,10 @@ extension Store {
   public convenience init<System: FeedbackSystem>(initialState: State, system: System)
   where System.State == State, System.Event == Action {
     let loop = FeedbackLoop<State, Action>()
+    // NB: made once and captured, not at every event (see `init(initialState:reactor:)`).
+    let reducer = FeedbackReducer(system: system, loop: loop)
     let root = RootCore<State, FeedbackLoopEvent<Action>>(initialState: initialState) {
-      FeedbackReducer(system: system, loop: loop).reduce(into: &$0, action: $1)
+      reducer.reduce(into: &$0, action: $1)
     }
     root.runtime.attach(
       FeedbackLoopControl(

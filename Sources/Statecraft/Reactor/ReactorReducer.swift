@@ -128,8 +128,11 @@ extension Store {
   public convenience init<R: Reactor>(initialState: State, reactor: R)
   where R.State == State, R.Action == Action {
     let routes = RouteHub()
+    // NB: made once and captured: made in the closure, it retained and released the reactor and
+    // the routes at every action (a fifth of a reactor's send).
+    let reducer = ReactorReducer(reactor: reactor, routes: routes)
     let root = RootCore<State, ReactorEvent<Action, R.Mutation>>(initialState: initialState) {
-      ReactorReducer(reactor: reactor, routes: routes).reduce(into: &$0, action: $1)
+      reducer.reduce(into: &$0, action: $1)
     }
     root.runtime.attach(routes)
     self.init(
