@@ -94,43 +94,45 @@ extension Engine {
     /// A list that gained an entry is read from the tree of the list it grew from: the step
     /// reads the entry added, not every entry of the list, found one by one.
     @Test func viewingTheNextStepReadsTheEntryAddedNotEachEntryOfTheList() async throws {
-      let store = Store(initialState: Journal.State()) { Journal() }
-      let inspector = try await Inspector(store: store)
-      try await withInspectorPage(inspector) { page, _ in
-        for id in 1...150 { store.send(.add(id)) }
-        _ = try await page.readSteps(count: 150)
-        try await page.sendText(#"{"type":"detail","step":149}"#)
-        _ = try await page.readText(until: "detail")
-
-        let before = inspector.session.treeEncoder.valuesRead
-        try await page.sendText(#"{"type":"detail","step":150}"#)
-        let text = try await page.readText(until: "detail")
-        // NB: the state, its two lists, the entry added and the list the history gained; the
-        // history, at its limit, dropped its first list. Each entry found one by one: 250.
-        #expect(inspector.session.treeEncoder.valuesRead - before <= 10)
-        #expect(text.contains("Entry 150 of the journal"))
-      }
-      await inspector.stop()
+      let (read, text) = try await valuesReadToView(step: 150, afterViewing: 149)
+      // NB: the state, its two lists, the entry added and the list the history gained; the
+      // history, at its limit, dropped its first list. Each entry found one by one: 250.
+      #expect(read <= 10)
+      #expect(text.contains("Entry 150 of the journal"))
     }
 
     /// A step far from the live end is recomputed from a checkpoint, whose lists the encoder has
     /// not met: each list of its history is read from the list before it, plus what it gained.
     @Test func viewingAFarStepReadsEachHistoryListFromTheOneBeforeIt() async throws {
+      let (read, text) = try await valuesReadToView(step: 120)
+      // NB: steps 119 and 120 hold 100 lists of 19 to 119 entries: 13,800 entries, found one
+      // by one.
+      #expect(read <= 1_000)
+      #expect(text.contains("Entry 120 of the journal"))
+    }
+
+    /// The values the Inspector's encoder reads to view `step` of a 150-entry journal, after
+    /// viewing `earlier` (if any); and the detail's text.
+    private func valuesReadToView(step: Int, afterViewing earlier: Int? = nil) async throws
+      -> (read: Int, text: String)
+    {
       let store = Store(initialState: Journal.State()) { Journal() }
       let inspector = try await Inspector(store: store)
+      var result = (read: 0, text: "")
       try await withInspectorPage(inspector) { page, _ in
         for id in 1...150 { store.send(.add(id)) }
         _ = try await page.readSteps(count: 150)
-
+        if let earlier {
+          try await page.sendText(#"{"type":"detail","step":\#(earlier)}"#)
+          _ = try await page.readText(until: "detail")
+        }
         let before = inspector.session.treeEncoder.valuesRead
-        try await page.sendText(#"{"type":"detail","step":120}"#)
-        let text = try await page.readText(until: "detail")
-        // NB: steps 119 and 120 hold 100 lists of 19 to 119 entries: 13,800 entries, found one
-        // by one.
-        #expect(inspector.session.treeEncoder.valuesRead - before <= 1_000)
-        #expect(text.contains("Entry 120 of the journal"))
+        try await page.sendText(#"{"type":"detail","step":\#(step)}"#)
+        result.text = try await page.readText(until: "detail")
+        result.read = inspector.session.treeEncoder.valuesRead - before
       }
       await inspector.stop()
+      return result
     }
 
     /// A page that follows the live end views the states the store had, not states recomputed
