@@ -224,7 +224,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
         checkForDepartedChildren()
         step = loop.pendingStateApplied()
       case .publish:
-        // NB: `StoreRuntime.publish()`, with the registries held here.
+        // The test store's waiters, then the observers, learn of the batch that just ended.
         changeWaiters.changed()
         observers.publish()
         // NB: what scoped stores read while observers were told may predate the last states

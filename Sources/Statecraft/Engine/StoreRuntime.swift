@@ -24,12 +24,6 @@ package final class StoreRuntime {
     stepObservers = StepObservers()
   }
 
-  /// Tells the test store's waiters and the observers about the batch that just ended.
-  func publish() {
-    effects.waiters.changed()
-    observers.publish()
-  }
-
   // MARK: - Attachments
 
   /// Objects an idiom keeps with the store tree (a reactor's routes, a feedback loop), by type.
