@@ -102,7 +102,7 @@ class Demo:
 
 class Page:
     """A page's socket. Every message is read and parsed; with `follow`, each burst of steps is
-    answered, as the real page does, with a request for the live step's detail (at most one
+    answered, as the real page does, with a request for the live step's detail ("follow") (at most one
     waiting at a time, and one every `FOLLOW_INTERVAL` seconds)."""
 
     FOLLOW_INTERVAL = 0.15
@@ -196,7 +196,7 @@ class Page:
                 if time.monotonic() - self.last_request >= self.FOLLOW_INTERVAL:
                     self.detail_waiting = True
                     self.last_request = time.monotonic()
-                    self.request({"type": "detail", "step": self.step_count})
+                    self.request({"type": "follow"})
         with self.condition:
             self.closed = True
             self.condition.notify_all()

@@ -444,7 +444,9 @@ enum InspectedTree {
   static let maximumMessageSize = 2 * 1024 * 1024
   /// The part of a detail given to the state, and to the changes (the rest is the action,
   /// the text diff and the fields).
-  static let stateBudget = 768 * 1024
+  /// The page shows a few levels and the first children of each container, and asks for
+  /// more a page at a time: a larger budget only costs every following page's every detail.
+  static let stateBudget = 256 * 1024
   static let changesBudget = 512 * 1024
   static let diffBudget = 256 * 1024
   static let actionBudget = 256 * 1024

@@ -22,6 +22,9 @@
 //   {"type":"error","context":…,"message":…}
 // page → server (read and checked by `PageRequest`, the one place that reads a page's messages)
 //   {"type":"detail","step":N} · {"type":"jump","step":N} (view a step: the store goes on)
+//   {"type":"follow"}          (the live step's detail, whichever step that is when it is read:
+//                               a page that follows the app asks this way, so that it is never
+//                               answered with a step the app left behind, recomputed)
 //   {"type":"children","step":N,"path":P,"offset":K}  (the children of a container, from K)
 //   {"type":"resume"} (back to the live steps) · {"type":"continue","step":N}
 //   {"type":"undoContinue"} · {"type":"commit"} (the timeline starts at the live state)
@@ -90,6 +93,9 @@ struct PageRequest: Equatable {
   enum Kind: Equatable {
     /// Show a step's action, state and diff.
     case detail(step: Int)
+    /// Show the live step's detail: a page that follows the app asks for the newest step, never
+    /// for one the app has since left behind (which would have to be recomputed).
+    case follow
     /// View a step: the page shows it, and the store goes on from its live state.
     case jump(step: Int)
     /// Follow the live steps again.
@@ -142,6 +148,7 @@ struct PageRequest: Equatable {
     switch type {
     case "detail": kind = .detail(step: try step())
     case "jump": kind = .jump(step: try step())
+    case "follow": kind = .follow
     case "resume": kind = .resume
     case "continue": kind = .continueFrom(step: try step())
     case "undoContinue": kind = .undoContinue
@@ -171,7 +178,7 @@ struct PageRequest: Equatable {
       throw PageRequestError(
         """
         Unknown message type "\(Self.excerpt(type))": this inspector (protocol \
-        \(inspectorProtocolVersion)) reads detail, jump, children, resume, continue, \
+        \(inspectorProtocolVersion)) reads detail, follow, jump, children, resume, continue, \
         undoContinue, commit, send and generateTest.
         """)
     }

@@ -387,7 +387,7 @@ enum InspectorPage {
       if (detailTimer) return;
       detailTimer = setTimeout(() => {
         detailTimer = null;
-        if (viewing === null && !paused) request({ type: "detail", step: shownStep() });
+        if (viewing === null && !paused) request({ type: "follow" });
       }, 150);
     }
 
@@ -762,7 +762,7 @@ enum InspectorPage {
           case "children": showChildren(message); break;
           case "live":
             viewing = null; selected = null;
-            showSteps(); setStatus(); request({ type: "detail", step: shownStep() });
+            showSteps(); setStatus(); request({ type: "follow" });
             break;
           case "sent":
             $("sendResult").className = "ok"; $("sendResult").textContent = "sent"; break;

@@ -57,6 +57,11 @@ struct SliceBudget {
   var maximumDuration = Duration.milliseconds(8)
   /// What runs between two slices: the app's work waiting on the main actor goes first.
   var pause: @MainActor () async -> Void = { await Task.yield() }
+  /// The share of the time a following page's details may take: after a detail that took
+  /// `t`, the next is answered no sooner than `t / followShare` after the first began.
+  var followShare = 0.25
+  /// Waits before the next answer to a following page (a sleep; nothing in the tests).
+  var wait: @MainActor (Duration) async -> Void = { try? await Task.sleep(for: $0) }
 }
 
 /// How much of a session the timeline keeps.
@@ -108,6 +113,13 @@ final class InspectorSession<State, Action> {
   /// views them, and they share the store's storage with the states it viewed before (see
   /// TreeEncoder.swift), where a state recomputed from a checkpoint shares none.
   private var lastStates: [(step: Int, rootState: Any, shared: SharedSnapshot?)] = []
+
+  /// The earliest the next "follow" is answered (see `SliceBudget.followShare`).
+  private var nextFollowAnswer = ContinuousClock.now
+  /// The answers to the pages' last "follow", waiting for their time or under way.
+  private var follows: [ObjectIdentifier: Task<Void, Never>] = [:]
+  /// The last answer to a "follow", cancelled or not (the tests await it).
+  private(set) var lastFollow: Task<Void, Never>?
 
   /// The states at hand without recomputing: the last two steps' and the last recomputed.
   private var knownStates: [(step: Int, rootState: Any, shared: SharedSnapshot?)] {
@@ -195,6 +207,7 @@ final class InspectorSession<State, Action> {
 
   func disconnect(_ page: PageConnection) {
     guard pages.removeValue(forKey: ObjectIdentifier(page)) != nil else { return }
+    follows.removeValue(forKey: ObjectIdentifier(page))?.cancel()
     // NB: while steps are set aside, the timeline stays, so that a page that reloads (or the
     // next one) can still undo the continue, and the app can keep them at quit.
     if pages.isEmpty && branch == nil { stopRecording() }
@@ -385,9 +398,30 @@ final class InspectorSession<State, Action> {
       page.send(InspectorMessage.error(context: "message", message: error.message))
       return
     }
+    // NB: the page asked for something else since its last "follow": that answer, if it has
+    // not gone yet, would replace what the page now shows.
+    follows.removeValue(forKey: ObjectIdentifier(page))?.cancel()
     switch request.kind {
     case .detail(let step):
       await sendDetail(step, viewing: false, context: "detail", to: page)
+    case .follow:
+      // NB: the live step and the one before it are at hand (`lastStates`): a page that
+      // follows costs an encoding of what changed, never a replay.
+      // NB: a page that follows a state of megabytes would otherwise keep the app's main
+      // actor (the encoding) and a core (the detail) busy half the time: its details come as
+      // often as a share of the time affords, and the newest step is taken once it is time.
+      // The answer waits apart from the page's other requests, and any of them cancels it.
+      let answer = Task { [weak self] in
+        guard let self else { return }
+        let waiting = ContinuousClock.now.duration(to: nextFollowAnswer)
+        if waiting > .zero { await slicing.wait(waiting) }
+        guard !Task.isCancelled else { return }
+        let began = ContinuousClock.now
+        await sendDetail(timeline?.lastStep ?? 0, viewing: false, context: "follow", to: page)
+        nextFollowAnswer = began + began.duration(to: .now) * (1 / slicing.followShare)
+      }
+      follows[ObjectIdentifier(page)] = answer
+      lastFollow = answer
     case .jump(let step):
       // NB: a page views a past step; the store goes on from its live state.
       await sendDetail(step, viewing: true, context: "jump", to: page)
@@ -487,15 +521,20 @@ final class InspectorSession<State, Action> {
         return
       }
       guard let timeline = self.timeline else { return }
+      // NB: a step is recomputed unless it is a checkpoint or one of the last two steps, whose
+      // states the store had.
       let fields = InspectedTree.DetailFields(
         step: step, viewing: viewing, liveStep: timeline.lastStep,
-        recomputed: timeline.checkpoint(atOrBefore: step).step != step)
+        recomputed: timeline.checkpoint(atOrBefore: step).step != step
+          && !lastStates.contains { $0.step == step })
       let action = timeline.step(step).map { InspectedValue.jsonData($0.action) }
       let message = await Task.detached {
         InspectedTree.detail(
           fields, action: action.flatMap { JSONValue(parsing: $0) }, state: state,
           previous: previous)
       }.value
+      // NB: a "follow" the page's next request cancelled: the page shows something else now.
+      guard !Task.isCancelled else { return }
       page.send(message)
       return
     }

@@ -94,8 +94,10 @@ final class TreeEncoder {
   /// otherwise read with `Mirror` (see ``InspectedValue``), its encodable parts through this
   /// encoder.
   func tree(of value: Any) -> JSONValue {
-    previousEntries = entries
-    entries = [:]
+    // NB: the table of two encodings ago is emptied and reused, keeping its capacity: a new
+    // table would grow, and copy its entries, a dozen times per encoding.
+    swap(&entries, &previousEntries)
+    entries.removeAll(keepingCapacity: true)
     if let encodable = value as? any Encodable,
       let tree = try? box(encodable, codingPath: { [] })
     {

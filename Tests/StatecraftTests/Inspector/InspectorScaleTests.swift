@@ -163,6 +163,79 @@ extension Engine {
       await inspector.stop()
     }
 
+    /// A page that follows asks for the live step, whichever it is when its request is read:
+    /// the app went on since the page drew its last step, and that step's state would be
+    /// recomputed from a checkpoint, where the live step's is the store's own.
+    @Test func aFollowingPageIsAnsweredWithTheLiveStepNeverARecomputedOne() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 1_000
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      let replays = Replays()
+      inspector.session.slicing = SliceBudget(
+        maximumSteps: 1, pause: { [replays] in replays.count += 1 })
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...50 { store.send(.add(1)) }
+        _ = try await page.readSteps(count: 50)
+        for _ in 1...10 { store.send(.add(1)) }
+        try await page.sendText(#"{"type":"follow"}"#)
+        let live = try await page.read(until: "detail").message
+        #expect(live["step"] as? Int == 60)
+        #expect((live["state"] as? [String: Any])?["count"] as? Int == 60)
+        #expect(live["viewing"] as? Bool == false)
+        #expect(live["recomputed"] as? Bool == false)
+        #expect(replays.count == 0)
+
+        // The step the page drew is no longer at hand: asked for by its number, it is replayed.
+        try await page.sendText(#"{"type":"detail","step":50}"#)
+        let drawn = try await page.read(until: "detail").message
+        #expect(drawn["recomputed"] as? Bool == true)
+        #expect(replays.count > 0)
+      }
+      await inspector.stop()
+    }
+
+    /// A following page's details take a share of the time: the next "follow" waits, and any
+    /// other request from the page cancels it, so that it can't replace what the page shows.
+    @Test func aFollowWaitsForItsShareOfTheTimeAndTheNextRequestCancelsIt() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      let session = inspector.session
+      let replays = Replays()
+      let waiting = Gate()
+      let release = Gate()
+      // NB: a tiny share: the wait after any answer is long, however fast the machine.
+      session.slicing.followShare = 1e-9
+      session.slicing.wait = { [replays] in
+        replays.waits.append($0)
+        waiting.open()
+        await release.wait()
+      }
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...5 { store.send(.add(1)) }
+        _ = try await page.readSteps(count: 5)
+        try await page.sendText(#"{"type":"follow"}"#)
+        #expect(try await page.read(until: "detail").message["step"] as? Int == 5)
+        #expect(replays.waits.isEmpty)
+
+        try await page.sendText(#"{"type":"follow"}"#)
+        await waiting.wait()
+        #expect(replays.waits.count == 1)
+        #expect(replays.waits.allSatisfy { $0 > .zero })
+
+        try await page.sendText(#"{"type":"jump","step":2}"#)
+        let jump = try await page.read(until: "detail").message
+        #expect(jump["step"] as? Int == 2)
+        #expect(jump["viewing"] as? Bool == true)
+        release.open()
+        await session.lastFollow?.value
+        try await page.sendText(#"{"type":"resume"}"#)
+        // The follow that waited sent nothing: the next message answers the resume.
+        #expect(try await page.readMessage()["type"] as? String == "live")
+      }
+      await inspector.stop()
+    }
+
     /// The encoder reuses what it met in the step before by the value's bits: a value holding a
     /// shared value has the same bits at two steps and different contents, and must not be.
     @Test func aSharedValueChangedAloneIsSeenByTheNextStepsDetail() async throws {
@@ -290,6 +363,13 @@ extension Engine {
       await inspector.stop()
     }
   }
+}
+
+/// What the session's injected pauses and waits saw.
+@MainActor
+private final class Replays {
+  var count = 0
+  var waits: [Duration] = []
 }
 
 /// Gates on the session's slices: its work stops at its first pause until `resume` opens;

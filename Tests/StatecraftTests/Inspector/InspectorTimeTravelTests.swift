@@ -279,7 +279,10 @@ extension Engine {
         store.send(.add("b"))
         store.send(.add("c"))
         store.send(.removeFirst)
-        _ = try await page.readSteps(count: 3)
+        // NB: the last two steps' states are the store's own: steps 1 to 3 are recomputed.
+        store.send(.add("d"))
+        store.send(.add("e"))
+        _ = try await page.readSteps(count: 5)
         let changes = lines.reference!.changeCount
 
         for step in 1...3 {
@@ -292,14 +295,14 @@ extension Engine {
             ["a", "b"], ["a", "b", "c"], ["b", "c"],
           ])
         #expect(details.allSatisfy { $0.message["recomputed"] as? Bool == true })
-        #expect(lines.wrappedValue == ["b", "c"])
+        #expect(lines.wrappedValue == ["b", "c", "d", "e"])
         #expect(lines.reference!.changeCount == changes)
 
         // The export recomputes the last step the same way: it stores no other state.
         let export = try await WireClient.request(
           port: inspector.port, target: "/export?token=\(inspector.token)")
         let recording = try RecordingOf<SharedNotes>(jsonData: Data(export.body.utf8))
-        #expect(recording.checkpoints.map(\.state.lines.wrappedValue) == [["b", "c"]])
+        #expect(recording.checkpoints.map(\.state.lines.wrappedValue) == [["b", "c", "d", "e"]])
         #expect(lines.reference!.changeCount == changes)
       }
       await inspector.stop()
@@ -314,7 +317,8 @@ extension Engine {
       #expect(detail["recomputed"] as? Bool == false)
       #expect(
         (detail["state"] as? [String: Any])?["lines"] as? [String] == ["a", "b", "outside", "c"])
-      #expect(storedSteps == [2])
+      // The checkpoint, and the last step.
+      #expect(storedSteps == [2, 4])
     }
 
     /// A shared value written with the value it has (a file's echo of the app's own save, an
@@ -327,7 +331,7 @@ extension Engine {
       }
       #expect(detail["recomputed"] as? Bool == true)
       #expect((detail["state"] as? [String: Any])?["lines"] as? [String] == ["a", "b", "c"])
-      #expect(storedSteps == [2])
+      #expect(storedSteps == [4])
     }
 
     /// The detail of the second of two adds to a shared list, with `write` run on the list
@@ -344,7 +348,10 @@ extension Engine {
         store.send(.add("b"))
         write(lines)
         store.send(.add("c"))
-        _ = try await page.readSteps(count: 2)
+        // NB: two steps more: step 2 is no longer one of the last two, the store's own states.
+        store.send(.add("d"))
+        store.send(.add("e"))
+        _ = try await page.readSteps(count: 4)
         try await page.sendText(#"{"type":"detail","step":2}"#)
         let detail = try await page.read(until: "detail").message
         let recording = try RecordingOf<SharedNotes>(

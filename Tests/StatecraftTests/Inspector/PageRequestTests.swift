@@ -8,6 +8,7 @@ import Testing
   @Test func everyKindIsRead() throws {
     let kinds: [(String, PageRequest.Kind)] = [
       (#"{"type":"detail","step":0}"#, .detail(step: 0)),
+      (#"{"type":"follow"}"#, .follow),
       (#"{"type":"jump","step":3}"#, .jump(step: 3)),
       (#"{"type":"resume"}"#, .resume),
       (#"{"type":"continue","step":2}"#, .continueFrom(step: 2)),
