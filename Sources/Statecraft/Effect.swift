@@ -207,6 +207,15 @@ extension Effect {
     .merge(self, other)
   }
 
+  /// `first` and `second` merged, without building a list when either is `.none`: how a
+  /// child's effect and its parent's come together (`ifLet`, `forEach`, presentation, stack).
+  @inlinable
+  static func merging(_ first: Self, _ second: Self) -> Self {
+    if first.isNone { return second }
+    if second.isNone { return first }
+    return .merge(first, second)
+  }
+
   /// This effect, then `other` once this effect's work has finished.
   public func concatenate(with other: Self) -> Self {
     .concatenate(self, other)

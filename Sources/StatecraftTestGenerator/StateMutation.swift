@@ -63,10 +63,10 @@ struct SharedReading {
   var new: SharedSnapshot?
 
   /// `body`, reading shared values as they were at the older step.
-  func readingOld<R>(_ body: () -> R) -> R { old.map { $0.whileReading(body) } ?? body() }
+  func readingOld<R>(_ body: () -> R) -> R { old.whileReading(body) }
 
   /// `body`, reading shared values as they were at the newer step.
-  func readingNew<R>(_ body: () -> R) -> R { new.map { $0.whileReading(body) } ?? body() }
+  func readingNew<R>(_ body: () -> R) -> R { new.whileReading(body) }
 }
 
 /// Writes the smallest mutations between two values (see

@@ -119,7 +119,7 @@ public final class TestStore<State, Action, ReceivedAction> {
 
   let harness: Harness<State, Action, ReceivedAction>
 
-  init(initialState: State, harness: Harness<State, Action, ReceivedAction>) {
+  init(harness: Harness<State, Action, ReceivedAction>) {
     self.harness = harness
   }
 
@@ -184,18 +184,18 @@ extension TestStore where Action == ReceivedAction {
     line: UInt = #line,
     column: UInt = #column
   ) {
-    let (initialState, harness) = withDependencies(prepareDependencies) {
+    let harness = withDependencies(prepareDependencies) {
       Self.reducerHarness(
         initialState: initialState, reducer: reducer,
         creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
-    self.init(initialState: initialState, harness: harness)
+    self.init(harness: harness)
   }
 
   /// The harness of a reducer's test store, made with the dependency values in force.
   private static func reducerHarness<R: Reducer<State, Action>>(
     initialState: () -> State, reducer: () -> R, creation: CallSite
-  ) -> (State, Harness<State, Action, ReceivedAction>) {
+  ) -> Harness<State, Action, ReceivedAction> {
     let sharing = TestSharing()
     let initialState = sharing.makeInitialState(initialState)
     let reducer = sharing.run(reducer)
@@ -217,7 +217,7 @@ extension TestStore where Action == ReceivedAction {
       sendAsserts: .sentAction,
       creation: creation
     )
-    return (initialState, harness)
+    return harness
   }
 }
 
@@ -246,18 +246,18 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) where R.State == State, R.Action == Action, R.Mutation == ReceivedAction {
-    let (initialState, harness) = withDependencies(prepareDependencies) {
+    let harness = withDependencies(prepareDependencies) {
       Self.reactorHarness(
         initialState: initialState, reactor: reactor,
         creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
-    self.init(initialState: initialState, harness: harness)
+    self.init(harness: harness)
   }
 
   /// The harness of a reactor's test store, made with the dependency values in force.
   private static func reactorHarness<R: Reactor>(
     initialState: () -> State, reactor: R, creation: CallSite
-  ) -> (State, Harness<State, Action, ReceivedAction>)
+  ) -> Harness<State, Action, ReceivedAction>
   where R.State == State, R.Action == Action, R.Mutation == ReceivedAction {
     let sharing = TestSharing()
     let initialState = sharing.makeInitialState(initialState)
@@ -280,7 +280,7 @@ extension TestStore {
       creation: creation,
       start: .subscribe
     )
-    return (initialState, harness)
+    return harness
   }
 
   /// A test store that runs a feedback system. The loop starts now (the feedbacks see the
@@ -299,18 +299,18 @@ extension TestStore {
     line: UInt = #line,
     column: UInt = #column
   ) where S.State == State, S.Event == Action, S.Event == ReceivedAction {
-    let (initialState, harness) = withDependencies(prepareDependencies) {
+    let harness = withDependencies(prepareDependencies) {
       Self.systemHarness(
         initialState: initialState, system: system,
         creation: CallSite(fileID: fileID, filePath: filePath, line: line, column: column))
     }
-    self.init(initialState: initialState, harness: harness)
+    self.init(harness: harness)
   }
 
   /// The harness of a feedback system's test store, made with the dependency values in force.
   private static func systemHarness<S: FeedbackSystem>(
     initialState: () -> State, system: S, creation: CallSite
-  ) -> (State, Harness<State, Action, ReceivedAction>)
+  ) -> Harness<State, Action, ReceivedAction>
   where S.State == State, S.Event == Action, S.Event == ReceivedAction {
     let sharing = TestSharing()
     let initialState = sharing.makeInitialState(initialState)
@@ -326,6 +326,6 @@ extension TestStore {
       start: .start,
       stop: .stop
     )
-    return (initialState, harness)
+    return harness
   }
 }

@@ -99,10 +99,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       return parent.reduce(into: &state, action: action)
     }
     let elementEffect = reduceElement(id: id, action: elementAction, inElementsOf: &state)
-    let parentEffect = parent.reduce(into: &state, action: action)
-    if elementEffect.isNone { return parentEffect }
-    if parentEffect.isNone { return elementEffect }
-    return .merge(elementEffect, parentEffect)
+    return .merging(elementEffect, parent.reduce(into: &state, action: action))
   }
 
   /// Runs the element reducer on the element `id` of the collection at `toElements` of `state`,

@@ -85,10 +85,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
     // NB: the effects of a child that the parent (or any reducer) dismisses or replaces are
     // cancelled by the root after the action (see ChildNamespace.swift).
     let childEffect = reduceChild(into: &state, action: action)
-    let parentEffect = parent.reduce(into: &state, action: action)
-    if childEffect.isNone { return parentEffect }
-    if parentEffect.isNone { return childEffect }
-    return .merge(childEffect, parentEffect)
+    return .merging(childEffect, parent.reduce(into: &state, action: action))
   }
 
   private func reduceChild(

@@ -46,7 +46,7 @@ extension Recording where State: Codable, Action: Codable {
       if (try? JSONSerialization.jsonObject(with: jsonData, options: .fragmentsAllowed)) == nil {
         throw .notJSON
       }
-      throw .undecodable(Self.describe(error))
+      throw .undecodable(describeDecoding(error))
     }
   }
 
@@ -232,26 +232,4 @@ package func microseconds(_ duration: Duration) -> Int64 {
 
 enum CheckpointCodingKeys: String, CodingKey {
   case step, state
-}
-
-extension Recording {
-  /// A decoding error in a sentence: what was wrong, and where (`actions[3].toggle`).
-  fileprivate static func describe(_ error: any Error) -> String {
-    guard let error = error as? DecodingError else { return "\(error)" }
-    func path(_ context: DecodingError.Context) -> String {
-      let path = context.codingPath.map { key in
-        key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
-      }
-      return path.joined().drop { $0 == "." }.description
-    }
-    switch error {
-    case .typeMismatch(_, let context), .valueNotFound(_, let context),
-      .dataCorrupted(let context):
-      return "at '\(path(context))': \(context.debugDescription)"
-    case .keyNotFound(let key, let context):
-      return "at '\(path(context))': no value for '\(key.stringValue)'"
-    @unknown default:
-      return "\(error)"
-    }
-  }
 }

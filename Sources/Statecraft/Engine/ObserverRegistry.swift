@@ -37,11 +37,11 @@ final class ObserverRegistry {
     observedStores[ObjectIdentifier(observedStore)] = WeakObservedStore(observedStore)
   }
 
-  /// Registers a stream observer: `publish` runs after each batch until it returns false;
-  /// `finish` runs if the store tree is released first.
   /// How many streams (and optional scopes) are told about each batch (for tests).
   var streamObserverCount: Int { streamObservers.count }
 
+  /// Registers a stream observer: `publish` runs after each batch until it returns false;
+  /// `finish` runs if the store tree is released first.
   func addStreamObserver(
     publish: @escaping @MainActor () -> Bool, finish: @escaping @MainActor () -> Void
   ) {

@@ -170,7 +170,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
       if wasEphemeral, let presented, state[keyPath: toPresentation].id == presented {
         state[keyPath: toPresentation].wrappedValue = nil
       }
-      return .merge(childEffect, parentEffect)
+      return .merging(childEffect, parentEffect)
     case .dismiss:
       guard let presented = state[keyPath: toPresentation].id else {
         location.report(

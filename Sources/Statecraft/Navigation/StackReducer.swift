@@ -92,7 +92,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
     switch stackAction {
     case .element(let id, let elementAction):
       let elementEffect = reduceElement(id: id, action: elementAction, into: &state)
-      return .merge(elementEffect, parent.reduce(into: &state, action: action))
+      return .merging(elementEffect, parent.reduce(into: &state, action: action))
     case .popFrom(let id):
       if state[keyPath: toStack].elements[id] == nil {
         location.report(

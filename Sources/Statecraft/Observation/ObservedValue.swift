@@ -189,7 +189,7 @@ extension Store: ObservedStore {
   }
 
   /// Registers a read of `keyPath` made again through a call site whose key path is observed
-  /// now, outside an `observe` closure: tells Observation, as `ObservedValue.read(_:as:)` does.
+  /// now, outside an `observe` closure: tells Observation, as `ObservedValue.read(_:)` does.
   /// False when the read needs `trackRead(_:value:)`.
   @inlinable @inline(__always)
   func observeReadAgain<Value>(_ keyPath: KeyPath<State, Value>) -> Bool {

@@ -30,6 +30,20 @@ extension Store {
     bufferingNewest limit: Int = 1,
     next: @escaping @MainActor (State) -> Element?
   ) -> AsyncStream<Element> {
+    makeStream(of: Element.self, initial: initial, bufferingNewest: limit) { state, continuation in
+      if let element = next(state) { continuation.yield(element) }
+    }
+  }
+
+  /// A stream of `initial`, then of what `publish` yields after each batch, keeping at most
+  /// `limit` unread elements (the newest). It ends when the store is released, and the store
+  /// stops calling `publish` once the reader has gone.
+  func makeStream<Element: Sendable>(
+    of _: Element.Type,
+    initial: Element? = nil,
+    bufferingNewest limit: Int,
+    publish: @escaping @MainActor (State, AsyncStream<Element>.Continuation) -> Void
+  ) -> AsyncStream<Element> {
     let (stream, continuation) = AsyncStream.makeStream(
       of: Element.self, bufferingPolicy: .bufferingNewest(limit))
     let isTerminated = LockIsolated(false)
@@ -42,9 +56,7 @@ extension Store {
           continuation.finish()
           return false
         }
-        if let element = next(self.core.state) {
-          continuation.yield(element)
-        }
+        publish(self.core.state, continuation)
         return true
       },
       finish: { continuation.finish() }

@@ -169,45 +169,32 @@ extension Store {
     let context = core.runtime.observers.reduceContext
     context.logsPulses = true
     var last = core.state[keyPath: keyPath]
-    let (stream, continuation) = AsyncStream.makeStream(
-      of: Value.self, bufferingPolicy: .bufferingNewest(max(bufferingLimit, 1)))
-    let isTerminated = LockIsolated(false)
-    continuation.onTermination = { _ in isTerminated.setValue(true) }
-    core.runtime.observers.addStreamObserver(
-      publish: { [weak self] in
-        guard !isTerminated.value else { return false }
-        guard let self else {
-          continuation.finish()
-          return false
+    return makeStream(of: Value.self, bufferingNewest: max(bufferingLimit, 1)) {
+      state, continuation in
+      let pulse = state[keyPath: keyPath]
+      guard
+        pulse.version != last.version || pulse.id != last.id || pulse.stamp != last.stamp
+      else { return }
+      defer { last = pulse }
+      // NB: the assignments logged while the batch was reduced, followed back from the one
+      // that made this value: a copy of the pulse elsewhere in the state (a row made from
+      // another) shares its id and versions, never its stamps. A pulse replaced rather than
+      // assigned (a new state) delivers its value.
+      var assigned: [Value] = []
+      var wanted = pulse.stamp
+      if wanted != last.stamp {
+        for entry in context.pulseLog.reversed() where entry.stamp == wanted {
+          guard let value = entry.value as? Value else { break }
+          assigned.append(value)
+          wanted = entry.previous
+          if wanted == last.stamp { break }
         }
-        let pulse = self.core.state[keyPath: keyPath]
-        guard
-          pulse.version != last.version || pulse.id != last.id || pulse.stamp != last.stamp
-        else { return true }
-        defer { last = pulse }
-        // NB: the assignments logged while the batch was reduced, followed back from the one
-        // that made this value: a copy of the pulse elsewhere in the state (a row made from
-        // another) shares its id and versions, never its stamps. A pulse replaced rather than
-        // assigned (a new state) delivers its value.
-        var assigned: [Value] = []
-        var wanted = pulse.stamp
-        if wanted != last.stamp {
-          for entry in context.pulseLog.reversed() where entry.stamp == wanted {
-            guard let value = entry.value as? Value else { break }
-            assigned.append(value)
-            wanted = entry.previous
-            if wanted == last.stamp { break }
-          }
-        }
-        if assigned.isEmpty {
-          continuation.yield(pulse.value)
-        } else {
-          for value in assigned.reversed() { continuation.yield(value) }
-        }
-        return true
-      },
-      finish: { continuation.finish() }
-    )
-    return stream
+      }
+      if assigned.isEmpty {
+        continuation.yield(pulse.value)
+      } else {
+        for value in assigned.reversed() { continuation.yield(value) }
+      }
+    }
   }
 }

@@ -79,3 +79,15 @@ package struct SharedSnapshot: @unchecked Sendable {
     return order
   }
 }
+
+extension SharedSnapshot? {
+  /// Runs `body` with the shared values it meets read from the snapshot if there is one, and
+  /// as they are now if there is none (a state that holds no shared value).
+  @discardableResult
+  package func whileReading<R>(_ body: () throws -> R) rethrows -> R {
+    switch self {
+    case .some(let snapshot): try snapshot.whileReading(body)
+    case .none: try body()
+    }
+  }
+}

@@ -186,10 +186,6 @@ struct AnyEncodable: Encodable {
 
   func encode(to encoder: any Encoder) throws {
     var container = encoder.singleValueContainer()
-    if let shared {
-      try shared.whileReading { try container.encode(value) }
-    } else {
-      try container.encode(value)
-    }
+    try shared.whileReading { try container.encode(value) }
   }
 }

@@ -573,7 +573,7 @@ final class InspectorSession<State, Action> {
       guard let root, let state = feature.featureState(root.rootState) else { return nil }
       // NB: on the main actor, but costs what changed since the last state encoded (see
       // TreeEncoder.swift), not the size of the state.
-      let tree = reading(root.shared) { treeEncoder.tree(of: state) }
+      let tree = root.shared.whileReading { treeEncoder.tree(of: state) }
       trees.append((step, generation, tree))
       if trees.count > 4 { trees.removeFirst() }
       return tree
@@ -628,11 +628,6 @@ final class InspectorSession<State, Action> {
       if recomputed.count > 4 { recomputed.removeFirst() }
     }
     return (state, shared)
-  }
-
-  private func reading<R>(_ shared: SharedSnapshot?, _ body: () -> R) -> R {
-    guard let shared else { return body() }
-    return shared.whileReading(body)
   }
 
   // MARK: - Continue from here
@@ -790,7 +785,9 @@ final class InspectorSession<State, Action> {
     do {
       action = try decodeAction(type, from: json)
     } catch {
-      page.send(InspectorMessage.error(context: "send", message: describe(error)))
+      page.send(
+        InspectorMessage.error(
+          context: "send", message: "The action does not decode: \(describeDecoding(error))"))
       return
     }
     feature.send(action)
@@ -901,7 +898,7 @@ final class InspectorSession<State, Action> {
     do {
       return String(decoding: try exportEncoder.encode(AnyEncodable(value: value)), as: UTF8.self)
     } catch {
-      throw .encodingFailed(describe(error))
+      throw .encodingFailed(describeDecoding(error))
     }
   }
 
@@ -1011,25 +1008,5 @@ enum ExportError: Error, CustomStringConvertible {
     case .encodingFailed(let reason):
       "The session could not be encoded as JSON: \(reason)"
     }
-  }
-}
-
-/// An error in a sentence: a decoding error names where it went wrong.
-func describe(_ error: any Error) -> String {
-  guard let error = error as? DecodingError else { return "\(error)" }
-  func path(_ context: DecodingError.Context) -> String {
-    let path = context.codingPath.map { key in
-      key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
-    }.joined()
-    return path.isEmpty ? "the top level" : "'\(path.drop { $0 == "." })'"
-  }
-  switch error {
-  case .typeMismatch(_, let context), .valueNotFound(_, let context),
-    .dataCorrupted(let context):
-    return "The action does not decode: at \(path(context)): \(context.debugDescription)"
-  case .keyNotFound(let key, let context):
-    return "The action does not decode: at \(path(context)): no value for '\(key.stringValue)'"
-  @unknown default:
-    return "\(error)"
   }
 }
