@@ -8,14 +8,8 @@ final class Harness<State, Action, ReceivedAction> {
   let runtime: StoreRuntime
   let creation: CallSite
   let log: ReceivedLog<State, ReceivedAction>
-  private let readState: () -> State
-  private let sendAction: (Action) -> StoreTask
-  private let stopLoop: (() -> Void)?
-  /// Reads and writes the dependency values the store reduces and starts effects with.
-  private let readDependencies: () -> DependencyValues
-  private let writeDependencies: (DependencyValues) -> Void
   /// The store, kept until the test store goes, so that it can still be read after `finish()`.
-  private let root: AnyObject
+  private let root: any HarnessRoot<State, Action>
   var isFinished = false
   /// Whether the feature dismissed itself as a root (see `dismissAsRoot`).
   private(set) var isDismissed = false
@@ -67,19 +61,9 @@ final class Harness<State, Action, ReceivedAction> {
       return effect
     }
     self.log = log
-    self.root = root
+    self.root = EventRoot(core: root, embed: embed, stop: stop)
     self.runtime = root.runtime
     self.creation = creation
-    self.readState = { [unowned root] in root.state }
-    self.sendAction = { [unowned root] action in
-      log.phase = sendAsserts == .sentAction ? .awaitingSentAction : .sending
-      log.stateAfterSentAction = nil
-      defer { log.phase = .idle }
-      return root.send(embed(action), group: nil)
-    }
-    self.readDependencies = { [unowned root] in root.dependencies }
-    self.writeDependencies = { [unowned root] in root.dependencies = $0 }
-    self.stopLoop = stop.map { stop in { [unowned root] in _ = root.send(stop, group: nil) } }
     // NB: through the setter, so that a root feature's dismissal is the test store's.
     self.dependencies = root.dependencies
     MainSerialExecutorUse.begin()
@@ -87,7 +71,7 @@ final class Harness<State, Action, ReceivedAction> {
   }
 
   /// The store's state now.
-  var currentState: State { readState() }
+  var currentState: State { root.state }
 
   /// The dependency values the store reduces and starts effects with.
   ///
@@ -95,7 +79,7 @@ final class Harness<State, Action, ReceivedAction> {
   /// test's own first; the test reads and writes its own.
   var dependencies: DependencyValues {
     get {
-      var values = readDependencies()
+      var values = root.dependencies
       values.dismiss = testsDismissal
       return values
     }
@@ -103,7 +87,7 @@ final class Harness<State, Action, ReceivedAction> {
       var values = newValue
       testsDismissal = values.dismiss
       values.dismiss = DismissEffect { [weak self] in self?.dismissAsRoot() }
-      writeDependencies(values)
+      root.dependencies = values
     }
   }
 
@@ -117,7 +101,10 @@ final class Harness<State, Action, ReceivedAction> {
 
   /// Sends an action; returns its task and the state that `send` asserts.
   func send(_ action: Action) -> (StoreTask, State) {
-    let task = sendAction(action)
+    log.phase = log.sendAssertion == .sentAction ? .awaitingSentAction : .sending
+    log.stateAfterSentAction = nil
+    let task = root.send(action)
+    log.phase = .idle
     return (task, log.stateAfterSentAction ?? currentState)
   }
 
@@ -170,7 +157,7 @@ final class Harness<State, Action, ReceivedAction> {
 
   /// Stops a feedback loop, if the feature has one.
   func stop() {
-    stopLoop?()
+    root.stop()
   }
 
   /// Cancels everything still running.
@@ -178,6 +165,47 @@ final class Harness<State, Action, ReceivedAction> {
     runtime.effects.cancelAll()
     sharing.end()
     MainSerialExecutorUse.end()
+  }
+}
+
+/// The store a harness drives, seen without its event type: the feature's state and dependency
+/// values, a test's action sent as the event that carries it, and a feedback loop's stop.
+@MainActor
+protocol HarnessRoot<State, Action>: AnyObject {
+  associatedtype State
+  associatedtype Action
+  var state: State { get }
+  var dependencies: DependencyValues { get set }
+  func send(_ action: Action) -> StoreTask
+  func stop()
+}
+
+/// A root core over a feature's events, driven by a test's actions.
+@MainActor
+private final class EventRoot<State, Action, Event>: HarnessRoot {
+  let core: RootCore<State, Event>
+  private let embed: (Action) -> Event
+  private let stopEvent: Event?
+
+  init(core: RootCore<State, Event>, embed: @escaping (Action) -> Event, stop: Event?) {
+    self.core = core
+    self.embed = embed
+    self.stopEvent = stop
+  }
+
+  var state: State { core.state }
+
+  var dependencies: DependencyValues {
+    get { core.dependencies }
+    set { core.dependencies = newValue }
+  }
+
+  func send(_ action: Action) -> StoreTask {
+    core.send(embed(action), group: nil)
+  }
+
+  func stop() {
+    if let stopEvent { _ = core.send(stopEvent, group: nil) }
   }
 }
 
