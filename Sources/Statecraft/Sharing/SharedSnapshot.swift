@@ -30,6 +30,11 @@ package struct SharedSnapshot: @unchecked Sendable {
   /// Whether the snapshot holds no value.
   package var isEmpty: Bool { values.isEmpty }
 
+  /// Whether the snapshot holds the value `reference` had.
+  package func holds(_ reference: AnyObject) -> Bool {
+    values[ObjectIdentifier(reference)] != nil
+  }
+
   /// The value `reference` had, if it is one of the snapshot's.
   func value(of reference: AnyObject) -> Any? {
     values[ObjectIdentifier(reference)]?.value

@@ -126,8 +126,16 @@ final class InspectorSession<State, Action> {
     lastStates + recomputed
   }
 
-  /// Encodes the states to trees, remembering the last one's values.
-  let treeEncoder = TreeEncoder()
+  /// Encodes the states to trees, remembering the last one's values; a new one when the
+  /// session stops recording (an encoding under way off the main actor keeps the old one).
+  private(set) var treeEncoder = TreeEncoder()
+  /// The encoding under way off the main actor, if any: encodings run one at a time.
+  private var encoding: Task<JSONValue?, Never>?
+  /// Whether the feature's states are encoded on the main actor: once one held a class
+  /// instance or a shared value whose value was not recorded (see `encodeTree`).
+  private var encodesOnMainActor = false
+  /// Whether the feature's states are now encoded on the main actor (for the tests).
+  var encodesStatesOnMainActor: Bool { encodesOnMainActor }
   /// Changes when a step's state may no longer be what it was: a new timeline, a continue, an
   /// undo. Work that awaited across one starts again.
   private var generation = 0
@@ -250,7 +258,7 @@ final class InspectorSession<State, Action> {
     timeline = nil
     branch = nil
     forgetComputedStates()
-    treeEncoder.forget()
+    treeEncoder = TreeEncoder()
     sharedReferences = []
     sentCount = 0
     returnFreedMemoryToTheSystem()
@@ -571,13 +579,32 @@ final class InspectorSession<State, Action> {
       let root = await rootState(at: step, in: timeline)
       guard generation == self.generation else { continue }
       guard let root, let state = feature.featureState(root.rootState) else { return nil }
-      // NB: on the main actor, but costs what changed since the last state encoded (see
-      // TreeEncoder.swift), not the size of the state.
-      let tree = root.shared.whileReading { treeEncoder.tree(of: state) }
+      let tree = await encodeTree(of: state, reading: root.shared)
+      guard generation == self.generation else { continue }
       trees.append((step, generation, tree))
       if trees.count > 4 { trees.removeFirst() }
       return tree
     }
+  }
+
+  /// `state` as a tree, at the cost of what changed since the last state encoded (see
+  /// TreeEncoder.swift). Off the main actor, so that a key typed meanwhile reaches the app at
+  /// once: a state is a value, and the shared values it holds are read as they were recorded.
+  /// On the main actor once a state held anything else (a class instance, a shared value not
+  /// recorded), which the app may change meanwhile. One encoding at a time.
+  private func encodeTree(of state: State, reading shared: SharedSnapshot?) async -> JSONValue {
+    while let running = encoding { _ = await running.value }
+    if !encodesOnMainActor {
+      let encoder = treeEncoder
+      let value = StateValue(state: state)
+      let task = Task.detached { encoder.treeOffMainActor(of: value.state, reading: shared) }
+      encoding = task
+      let tree = await task.value
+      encoding = nil
+      if let tree { return tree }
+      encodesOnMainActor = true
+    }
+    return shared.whileReading { treeEncoder.tree(of: state) }
   }
 
   /// The root's state at `step` of `timeline`, recomputed as ``rootState(at:)`` does, but a
@@ -1009,4 +1036,13 @@ enum ExportError: Error, CustomStringConvertible {
       "The session could not be encoded as JSON: \(reason)"
     }
   }
+}
+
+/// A feature's state, handed to an encoding off the main actor.
+///
+/// NB: `@unchecked Sendable`: a state is a value, read and never written there; what it reaches
+/// through a reference is read only when it is a shared value read from a snapshot (the
+/// encoding stops at anything else: `TreeEncoder.treeOffMainActor(of:reading:)`).
+private struct StateValue<State>: @unchecked Sendable {
+  let state: State
 }

@@ -16,8 +16,9 @@ import Statecraft
 /// and reuses the trees of the values it met in the last encoding: a state whose undo stack
 /// holds a hundred copies of a long list costs, a step later, the one list that changed.
 ///
-/// Not `Sendable`: the session owns one and encodes on the main actor.
-final class TreeEncoder {
+/// NB: `@unchecked Sendable`: one encoding at a time. The session runs them one after another,
+/// on the main actor or off it (``InspectorSession``'s `encodeTree`), and a test owns its own.
+final class TreeEncoder: @unchecked Sendable {
   private struct Entry {
     /// The value, kept so that its storage lives as long as the entry.
     let value: Any
@@ -75,6 +76,12 @@ final class TreeEncoder {
   /// How many class instances and shared values the encoding has met: a value under one of them
   /// is not remembered.
   private var references = 0
+  /// While encoding off the main actor: the shared values that may be read (as they were, from
+  /// the snapshot). Any other reference stops the encoding (see ``treeOffMainActor(of:reading:)``).
+  private var readableReferences: SharedSnapshot??
+
+  /// A class instance, or a shared value the snapshot doesn't hold, met off the main actor.
+  private struct ReadThroughReference: Error {}
 
   /// How many values were encoded by their own conformance rather than found (for the tests
   /// of what a step costs).
@@ -94,16 +101,32 @@ final class TreeEncoder {
   /// otherwise read with `Mirror` (see ``InspectedValue``), its encodable parts through this
   /// encoder.
   func tree(of value: Any) -> JSONValue {
-    // NB: the table of two encodings ago is emptied and reused, keeping its capacity: a new
-    // table would grow, and copy its entries, a dozen times per encoding.
-    swap(&entries, &previousEntries)
-    entries.removeAll(keepingCapacity: true)
+    startEncoding()
     if let encodable = value as? any Encodable,
       let tree = try? box(encodable, codingPath: { [] })
     {
       return tree
     }
     return tree(of: InspectedValue.mirrored(value))
+  }
+
+  /// `value` as a tree, as ``tree(of:)`` makes it, for an encoding off the main actor, where
+  /// the app may change what a reference leads to meanwhile: nil when `value` is not
+  /// `Encodable`, or holds a class instance, or a shared value that `shared` doesn't hold. Such
+  /// a state is encoded on the main actor.
+  func treeOffMainActor(of value: Any, reading shared: SharedSnapshot?) -> JSONValue? {
+    guard let encodable = value as? any Encodable else { return nil }
+    startEncoding()
+    readableReferences = .some(shared)
+    defer { readableReferences = nil }
+    return shared.whileReading { try? box(encodable, codingPath: { [] }) }
+  }
+
+  /// The table of two encodings ago is emptied and reused, keeping its capacity: a new table
+  /// would grow, and copy its entries, a dozen times per encoding.
+  private func startEncoding() {
+    swap(&entries, &previousEntries)
+    entries.removeAll(keepingCapacity: true)
   }
 
   private func tree(of value: InspectedValue) -> JSONValue {
@@ -117,15 +140,6 @@ final class TreeEncoder {
     case .object(let fields): .object(fields.map { ($0.0, tree(of: $0.1)) })
     case .encoded(let encodable): (try? box(encodable, codingPath: { [] })) ?? .null
     }
-  }
-
-  /// Forgets every value remembered (the session stopped recording).
-  func forget() {
-    entries = [:]
-    previousEntries = [:]
-    kinds = [:]
-    knownLists = [:]
-    lastType = nil
   }
 
   fileprivate func box<T: Encodable>(_ value: T, codingPath: () -> [any CodingKey]) throws
@@ -142,6 +156,11 @@ final class TreeEncoder {
     case .data: return .string((value as! Data).base64EncodedString())
     case .decimal: return .number((value as! Decimal).description)
     case .reference:
+      if let readable = readableReferences {
+        guard let holder = value as? any SharedReferenceHolder,
+          readable?.holds(holder.anyReference) == true
+        else { throw ReadThroughReference() }
+      }
       references += 1
       return try fresh(value, codingPath: codingPath())
     case .elements, .value:

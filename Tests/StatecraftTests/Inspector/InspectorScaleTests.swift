@@ -1,6 +1,8 @@
+import ConcurrencyExtras
 import Foundation
 import NIOEmbedded
 import NIOWebSocket
+import Synchronization
 import Testing
 
 @testable import Statecraft
@@ -236,6 +238,59 @@ extension Engine {
       await inspector.stop()
     }
 
+    /// A step's state is encoded off the main actor: the app reduces a key typed meanwhile,
+    /// and the detail shows the step's state, not the one the app moved on to.
+    @Test func aStateIsEncodedWhileTheAppGoesOn() async throws {
+      // NB: off the main serial executor, which runs a detached task on the main actor too.
+      uncheckedUseMainSerialExecutor = false
+      defer { uncheckedUseMainSerialExecutor = true }
+      let barrier = EncodeBarrier()
+      let store = Store(initialState: SlowToEncode.State(barrier: barrier)) { SlowToEncode() }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        store.send(.add)
+        _ = try await page.readSteps(count: 1)
+        barrier.arm()
+        let channel = EmbeddedChannel()
+        let viewer = PageConnection(channel: channel)
+        let detail = Task { @MainActor in
+          await inspector.session.handle(#"{"type":"detail","step":1}"#, from: viewer)
+        }
+        await barrier.started.wait()
+        // The main actor runs while the encoding waits: before, it ran the encoding.
+        #expect(barrier.isWaiting)
+        store.send(.add)
+        #expect(store.count == 2)
+        barrier.release()
+        await detail.value
+        let frame = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        let message = try #require(
+          JSONSerialization.jsonObject(with: Data(frame.unmaskedData.readableBytesView))
+            as? [String: Any])
+        #expect((message["state"] as? [String: Any])?["count"] as? Int == 1)
+        _ = try? channel.finish()
+      }
+      await inspector.stop()
+    }
+
+    /// A state that holds a class instance is encoded on the main actor, where the app can't
+    /// change the instance meanwhile, and shows it as it is.
+    @Test func aStateHoldingAClassInstanceIsEncodedOnTheMainActor() async throws {
+      let box = ValueHolder()
+      let store = Store(initialState: Boxed.State(box: box)) { Boxed() }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        store.send(.bump)
+        _ = try await page.readSteps(count: 1)
+        try await page.sendText(#"{"type":"detail","step":1}"#)
+        let detail = try await page.read(until: "detail").message
+        let state = try #require(detail["state"] as? [String: Any])
+        #expect((state["box"] as? [String: Any])?["value"] as? Int == 1)
+        #expect(inspector.session.encodesStatesOnMainActor)
+      }
+      await inspector.stop()
+    }
+
     /// The encoder reuses what it met in the step before by the value's bits: a value holding a
     /// shared value has the same bits at two steps and different contents, and must not be.
     @Test func aSharedValueChangedAloneIsSeenByTheNextStepsDetail() async throws {
@@ -423,6 +478,76 @@ struct Catalog: Reducer {
         state.items[index].title = title
       }
     }
+    return .none
+  }
+}
+
+/// Holds an encoding up, once armed, until the test releases it (or 5 s pass: the bound of a
+/// failing run, where the encoding holds the main actor and the test can't release it).
+final class EncodeBarrier: Sendable {
+  let started = Gate()
+  private let semaphore = DispatchSemaphore(value: 0)
+  private let state = Mutex((armed: false, waiting: false))
+
+  func arm() { state.withLock { $0.armed = true } }
+  var isWaiting: Bool { state.withLock { $0.waiting } }
+  func release() { semaphore.signal() }
+
+  func hold() {
+    let armed = state.withLock { state in
+      defer { state.armed = false }
+      state.waiting = state.armed
+      return state.armed
+    }
+    guard armed else { return }
+    started.open()
+    _ = semaphore.wait(timeout: .now() + 5)
+    state.withLock { $0.waiting = false }
+  }
+}
+
+/// A counter whose state holds a value that holds its encoding up (see ``EncodeBarrier``).
+struct SlowToEncode: Reducer {
+  struct Marker: Encodable, Equatable, Sendable {
+    let barrier: EncodeBarrier
+    static func == (lhs: Self, rhs: Self) -> Bool { lhs.barrier === rhs.barrier }
+    func encode(to encoder: any Encoder) throws {
+      barrier.hold()
+      var container = encoder.singleValueContainer()
+      try container.encode("marker")
+    }
+  }
+
+  struct State: Encodable, Equatable, Sendable {
+    var count = 0
+    var marker: Marker
+    init(barrier: EncodeBarrier) { marker = Marker(barrier: barrier) }
+  }
+
+  enum Action: Codable, Equatable, Sendable { case add }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.count += 1
+    return .none
+  }
+}
+
+/// A class instance with a value, in a state.
+final class ValueHolder: Encodable, @unchecked Sendable {
+  // NB: `@unchecked Sendable`: read and written on the main actor only, by the test's store.
+  var value = 0
+}
+
+/// A state holding a class instance.
+struct Boxed: Reducer {
+  struct State: Encodable, Sendable {
+    let box: ValueHolder
+  }
+
+  enum Action: Codable, Equatable, Sendable { case bump }
+
+  func reduce(into state: inout State, action: Action) -> Effect<Action> {
+    state.box.value += 1
     return .none
   }
 }
