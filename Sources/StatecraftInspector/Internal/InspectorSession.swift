@@ -593,16 +593,27 @@ final class InspectorSession<State, Action> {
   /// On the main actor once a state held anything else (a class instance, a shared value not
   /// recorded), which the app may change meanwhile. One encoding at a time.
   private func encodeTree(of state: State, reading shared: SharedSnapshot?) async -> JSONValue {
-    while let running = encoding { _ = await running.value }
     if !encodesOnMainActor {
       let encoder = treeEncoder
       let value = StateValue(state: state)
-      let task = Task.detached { encoder.treeOffMainActor(of: value.state, reading: shared) }
+      let previous = encoding
+      let task = Task.detached {
+        // NB: each encoding waits for the one started before it.
+        _ = await previous?.value
+        return encoder.treeOffMainActor(of: value.state, reading: shared)
+      }
       encoding = task
       let tree = await task.value
-      encoding = nil
+      if encoding == task { encoding = nil }
       if let tree { return tree }
       encodesOnMainActor = true
+    }
+    // NB: the encodings under way off the main actor end first. Each one awaited is cleared
+    // here: awaiting a task that has ended does not suspend, so waiting for its owner to clear
+    // it would never let the owner run.
+    while let running = encoding {
+      _ = await running.value
+      if encoding == running { encoding = nil }
     }
     return shared.whileReading { treeEncoder.tree(of: state) }
   }

@@ -273,6 +273,47 @@ extension Engine {
       await inspector.stop()
     }
 
+    /// Two pages' requests come while a state is encoded: the second encoding waits for the
+    /// first, off the main actor, and both pages are answered.
+    @Test(.timeLimit(.minutes(1)))
+    func encodingsRequestedTogetherRunOneAfterTheOther() async throws {
+      uncheckedUseMainSerialExecutor = false
+      defer { uncheckedUseMainSerialExecutor = true }
+      let barrier = EncodeBarrier()
+      let store = Store(initialState: SlowToEncode.State(barrier: barrier)) { SlowToEncode() }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...4 { store.send(.add) }
+        _ = try await page.readSteps(count: 4)
+        barrier.arm()
+        let channels = [EmbeddedChannel(), EmbeddedChannel()]
+        let first = Task { @MainActor in
+          await inspector.session.handle(
+            #"{"type":"detail","step":1}"#, from: PageConnection(channel: channels[0]))
+        }
+        await barrier.started.wait()
+        let second = Task { @MainActor in
+          await inspector.session.handle(
+            #"{"type":"detail","step":3}"#, from: PageConnection(channel: channels[1]))
+        }
+        store.send(.add)
+        barrier.release()
+        await first.value
+        await second.value
+        var counts: [Int] = []
+        for channel in channels {
+          let frame = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+          let message = try #require(
+            JSONSerialization.jsonObject(with: Data(frame.unmaskedData.readableBytesView))
+              as? [String: Any])
+          counts.append(try #require((message["state"] as? [String: Any])?["count"] as? Int))
+          _ = try? channel.finish()
+        }
+        #expect(counts == [1, 3])
+      }
+      await inspector.stop()
+    }
+
     /// A state that holds a class instance is encoded on the main actor, where the app can't
     /// change the instance meanwhile, and shows it as it is.
     @Test func aStateHoldingAClassInstanceIsEncodedOnTheMainActor() async throws {
