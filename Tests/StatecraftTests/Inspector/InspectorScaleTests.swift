@@ -241,75 +241,69 @@ extension Engine {
     /// A step's state is encoded off the main actor: the app reduces a key typed meanwhile,
     /// and the detail shows the step's state, not the one the app moved on to.
     @Test func aStateIsEncodedWhileTheAppGoesOn() async throws {
-      // NB: off the main serial executor, which runs a detached task on the main actor too.
-      uncheckedUseMainSerialExecutor = false
-      defer { uncheckedUseMainSerialExecutor = true }
-      let barrier = EncodeBarrier()
-      let store = Store(initialState: SlowToEncode.State(barrier: barrier)) { SlowToEncode() }
-      let inspector = try await Inspector(store: store)
-      try await withInspectorPage(inspector) { page, _ in
-        store.send(.add)
-        _ = try await page.readSteps(count: 1)
-        barrier.arm()
-        let channel = EmbeddedChannel()
-        let viewer = PageConnection(channel: channel)
-        let detail = Task { @MainActor in
-          await inspector.session.handle(#"{"type":"detail","step":1}"#, from: viewer)
-        }
+      try await withEncodingHeldUp(steps: 1) { store, view, barrier in
+        let detail = view(1)
         await barrier.started.wait()
         // The main actor runs while the encoding waits: before, it ran the encoding.
         #expect(barrier.isWaiting)
         store.send(.add)
         #expect(store.count == 2)
         barrier.release()
-        await detail.value
-        let frame = try #require(try channel.readOutbound(as: WebSocketFrame.self))
-        let message = try #require(
-          JSONSerialization.jsonObject(with: Data(frame.unmaskedData.readableBytesView))
-            as? [String: Any])
-        #expect((message["state"] as? [String: Any])?["count"] as? Int == 1)
-        _ = try? channel.finish()
+        let count = try await detail.value
+        #expect(count == 1)
       }
-      await inspector.stop()
     }
 
     /// Two pages' requests come while a state is encoded: the second encoding waits for the
     /// first, off the main actor, and both pages are answered.
     @Test(.timeLimit(.minutes(1)))
     func encodingsRequestedTogetherRunOneAfterTheOther() async throws {
+      try await withEncodingHeldUp(steps: 4) { store, view, barrier in
+        let first = view(1)
+        await barrier.started.wait()
+        let second = view(3)
+        store.send(.add)
+        barrier.release()
+        let counts = [try await first.value, try await second.value]
+        #expect(counts == [1, 3])
+      }
+    }
+
+    /// Runs `body` with a store `steps` steps in, whose state's encoding `barrier` holds up once
+    /// armed (it is, when `body` runs), and a `view` that asks for a step's detail as a page of
+    /// its own and returns the count its state shows. Off the main serial executor, which runs
+    /// a detached task on the main actor too.
+    private func withEncodingHeldUp(
+      steps: Int,
+      _ body: (
+        _ store: Store<SlowToEncode.State, SlowToEncode.Action>,
+        _ view: @escaping @MainActor (Int) -> Task<Int?, any Error>,
+        _ barrier: EncodeBarrier
+      ) async throws -> Void
+    ) async throws {
       uncheckedUseMainSerialExecutor = false
       defer { uncheckedUseMainSerialExecutor = true }
       let barrier = EncodeBarrier()
       let store = Store(initialState: SlowToEncode.State(barrier: barrier)) { SlowToEncode() }
       let inspector = try await Inspector(store: store)
       try await withInspectorPage(inspector) { page, _ in
-        for _ in 1...4 { store.send(.add) }
-        _ = try await page.readSteps(count: 4)
+        for _ in 1...steps { store.send(.add) }
+        _ = try await page.readSteps(count: steps)
         barrier.arm()
-        let channels = [EmbeddedChannel(), EmbeddedChannel()]
-        let first = Task { @MainActor in
-          await inspector.session.handle(
-            #"{"type":"detail","step":1}"#, from: PageConnection(channel: channels[0]))
+        let view: @MainActor (Int) -> Task<Int?, any Error> = { step in
+          Task { @MainActor in
+            let channel = EmbeddedChannel()
+            defer { _ = try? channel.finish() }
+            await inspector.session.handle(
+              #"{"type":"detail","step":\#(step)}"#, from: PageConnection(channel: channel))
+            let frame = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+            let message = try #require(
+              JSONSerialization.jsonObject(with: Data(frame.unmaskedData.readableBytesView))
+                as? [String: Any])
+            return (message["state"] as? [String: Any])?["count"] as? Int
+          }
         }
-        await barrier.started.wait()
-        let second = Task { @MainActor in
-          await inspector.session.handle(
-            #"{"type":"detail","step":3}"#, from: PageConnection(channel: channels[1]))
-        }
-        store.send(.add)
-        barrier.release()
-        await first.value
-        await second.value
-        var counts: [Int] = []
-        for channel in channels {
-          let frame = try #require(try channel.readOutbound(as: WebSocketFrame.self))
-          let message = try #require(
-            JSONSerialization.jsonObject(with: Data(frame.unmaskedData.readableBytesView))
-              as? [String: Any])
-          counts.append(try #require((message["state"] as? [String: Any])?["count"] as? Int))
-          _ = try? channel.finish()
-        }
-        #expect(counts == [1, 3])
+        try await body(store, view, barrier)
       }
       await inspector.stop()
     }
