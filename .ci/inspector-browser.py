@@ -279,6 +279,23 @@ try:
     shot("inspector-screenshot.png")
     driver.find_element(By.ID, "live").click()
     wait_for("the page to be live again", lambda: text("status") == "live")
+    # A long request's progress shows with a Cancel button, which sends "cancel"; the server's
+    # answer hides it. (The server's side, a replay stopped at its next slice, is tested in
+    # InspectorScaleTests: here the message is handed to the page as the socket would.)
+    driver.execute_script(
+        "window.sentTypes = []; const send = socket.send.bind(socket);"
+        "socket.send = (text) => { window.sentTypes.push(JSON.parse(text).type); send(text); };"
+        "socket.onmessage({data: JSON.stringify({type: 'progress', context: 'jump', step: 7,"
+        " done: 1500, total: 3000})});")
+    wait_for("the page to show the progress", lambda: text("working").startswith(
+        "recomputing step 7 · 50 %"))
+    driver.find_element(By.ID, "cancelWork").click()
+    wait_for("the page to send the cancel", lambda: "cancel" in driver.execute_script(
+        "return window.sentTypes;"))
+    wait_for("the progress to go", lambda: not driver.find_element(By.ID, "working").is_displayed())
+    print("a long request's progress showed, and its Cancel sent: %s" % driver.execute_script(
+        "return window.sentTypes;"))
+
     # 99,000 steps: the page sends them as actions; the log stays virtualized and searchable.
     # NB: the window is hard at 100,000 steps: the sent action, fewer than 1,000 steps before
     # the burst, stays in it, and the search must find it among the whole window.

@@ -19,6 +19,12 @@
 //     "cuts":[…]}                                      (more of a container of a step's state)
 //   {"type":"live","stepCount":N}                      (the page follows the live steps again)
 //   {"type":"sent"} · {"type":"generatedTest","source":…}
+//   {"type":"progress","context":"detail"|"jump"|"follow"|"children"|"generateTest","step":N,
+//     "done":K,"total":T}  (a request that takes long: K of its T actions recomputed or
+//                          encoded; sent at most every `SliceBudget.progressInterval`, and
+//                          only once the request has taken that long)
+//   {"type":"cancelled","requests":K}  (the answer to "cancel": K requests were stopped, and
+//                                       no answer to any of them follows)
 //   {"type":"error","context":…,"message":…}
 // page → server (read and checked by `PageRequest`, the one place that reads a page's messages)
 //   {"type":"detail","step":N} · {"type":"jump","step":N} (view a step: the store goes on)
@@ -29,6 +35,9 @@
 //   {"type":"resume"} (back to the live steps) · {"type":"continue","step":N}
 //   {"type":"undoContinue"} · {"type":"commit"} (the timeline starts at the live state)
 //   {"type":"send","action":JSON} · {"type":"generateTest"}
+//   {"type":"cancel"}  (stops the page's detail, jump, children, follow and generateTest
+//                       requests under way or waiting; its other requests are answered)
+//   Requests are answered in the order they are sent, and the socket is read meanwhile.
 //   where N is a whole number from 0: a step of the timeline, and P a path: an array of
 //   object keys (strings) and array indices (whole numbers from 0).
 import Foundation
@@ -77,6 +86,14 @@ enum InspectorMessage {
 
   static let sent = #"{"type":"sent"}"#
 
+  static func cancelled(requests: Int) -> String {
+    #"{"type":"cancelled","requests":\#(requests)}"#
+  }
+
+  static func progress(context: String, step: Int, done: Int, total: Int) -> String {
+    #"{"type":"progress","context":\#(quoted(context)),"step":\#(step),"done":\#(done),"total":\#(total)}"#
+  }
+
   static func generatedTest(_ source: String) -> String {
     #"{"type":"generatedTest","source":\#(quoted(source))}"#
   }
@@ -112,6 +129,17 @@ struct PageRequest: Equatable {
     case generateTest
     /// Show more of a container of a step's state: its children from `offset`.
     case children(step: Int, path: JSONPath, offset: Int)
+    /// Stop the page's views and generated test under way or waiting, and its "follow".
+    case cancel
+
+    /// Whether a "cancel" stops it: what only reads the session, never a change of the store
+    /// (a "send" or a "continue" the page asked for is made).
+    var isCancellable: Bool {
+      switch self {
+      case .detail, .follow, .jump, .children, .generateTest: true
+      case .resume, .continueFrom, .undoContinue, .commit, .send, .cancel: false
+      }
+    }
   }
 
   let kind: Kind
@@ -154,6 +182,7 @@ struct PageRequest: Equatable {
     case "undoContinue": kind = .undoContinue
     case "commit": kind = .commit
     case "generateTest": kind = .generateTest
+    case "cancel": kind = .cancel
     case "children":
       let step = try step()
       guard let given = fields["path"] as? [Any], given.count <= 256,
@@ -179,7 +208,7 @@ struct PageRequest: Equatable {
         """
         Unknown message type "\(Self.excerpt(type))": this inspector (protocol \
         \(inspectorProtocolVersion)) reads detail, follow, jump, children, resume, continue, \
-        undoContinue, commit, send and generateTest.
+        undoContinue, commit, send, generateTest and cancel.
         """)
     }
   }

@@ -32,6 +32,7 @@ enum InspectorPage {
     #status { padding:2px 8px; border-radius:10px; background:#2b3440; }
     #status.live { background:#1f4d2c; } #status.paused { background:#5a4418; }
     #status.viewing { background:#1f3d5a; } #status.offline { background:#5a1f1f; }
+    #working { padding:2px 8px; border-radius:10px; background:#3a2f4a; }
     main { flex:1; display:flex; min-height:0; }
     #left { width:45%; min-width:320px; display:flex; flex-direction:column;
       border-right:1px solid var(--line); }
@@ -83,6 +84,8 @@ enum InspectorPage {
     <header>
       <h1>Statecraft Inspector <span id="feature"></span></h1>
       <span id="status" class="offline">connecting</span>
+      <span id="working" class="hidden"><span id="workingText"></span>
+        <button id="cancelWork" title="Stop recomputing (Escape)">Cancel</button></span>
       <button id="pause">Pause</button>
       <button id="resume" class="hidden">Resume</button>
       <button id="export">Export session</button>
@@ -161,6 +164,7 @@ enum InspectorPage {
     let playTimer = null;        // playing the steps forward, one every PLAY_INTERVAL ms
     const PLAY_INTERVAL = 300;
     let detailTimer = null;
+    let viewInFlight = false;    // a view asked for and not answered yet
     let renderScheduled = false; // a render of the log is due at the next frame
     let shownCount = 0;          // steps shown in the log (a prefix of steps)
     let firstStep = 0;           // the step the timeline starts from (older ones were dropped)
@@ -398,6 +402,10 @@ enum InspectorPage {
     // Views a past step: the page shows it; the app goes on from its live state.
     function view(step) {
       selected = step; viewing = step;
+      // NB: a far step is recomputed for a second or more: the newer view replaces the one
+      // still asked for, which would otherwise be answered first.
+      if (viewInFlight) request({ type: "cancel" });
+      viewInFlight = true;
       request({ type: "jump", step: step });
       updateSlider(); scrollToStep(step); setStatus(); renderLog(false);
     }
@@ -445,6 +453,7 @@ enum InspectorPage {
 
     function backToLive() {
       viewing = null; selected = null; paused = false;
+      if (viewInFlight) { request({ type: "cancel" }); viewInFlight = false; }
       request({ type: "resume" });
       showSteps(); setStatus();
     }
@@ -463,7 +472,26 @@ enum InspectorPage {
       $(id).scrollIntoView({ block: "start" });
     }
 
+    // How far a long request has come ("progress"), with a button that cancels it; hidden
+    // once it is answered or cancelled.
+    function showWorking(message) {
+      if (message === null) { $("working").classList.add("hidden"); return; }
+      const what = message.context === "generateTest" ? "generating a test"
+        : "recomputing step " + message.step;
+      const share = message.total > 0 ? Math.floor(100 * message.done / message.total) : 0;
+      $("workingText").textContent = what + " · " + Math.min(100, Math.max(0, share)) + " %";
+      $("working").classList.remove("hidden");
+    }
+
+    function cancelWork() {
+      request({ type: "cancel" });
+      viewInFlight = false;
+      showWorking(null);
+    }
+
     function showDetail(message) {
+      if (message.viewing) viewInFlight = false;
+      showWorking(null);
       if (templateStep !== null && message.step === templateStep) {
         templateStep = null;
         if (message.action !== null) $("actionInput").value = plainJSON(JSON.stringify(message.action, null, 2));
@@ -759,7 +787,9 @@ enum InspectorPage {
             break;
           }
           case "detail": showDetail(message); break;
-          case "children": showChildren(message); break;
+          case "children": showWorking(null); showChildren(message); break;
+          case "progress": showWorking(message); break;
+          case "cancelled": showWorking(null); break;
           case "live":
             viewing = null; selected = null;
             showSteps(); setStatus(); request({ type: "follow" });
@@ -767,9 +797,12 @@ enum InspectorPage {
           case "sent":
             $("sendResult").className = "ok"; $("sendResult").textContent = "sent"; break;
           case "generatedTest":
+            showWorking(null);
             reveal("generatedSection");
             $("generated").value = message.source; break;
-          case "error": showError(message.context, message.message); break;
+          case "error":
+            if (message.context === "jump") viewInFlight = false;
+            showWorking(null); showError(message.context, message.message); break;
         }
       };
     }
@@ -804,7 +837,11 @@ enum InspectorPage {
       if (event.key === "ArrowLeft") { stopPlaying(); stepBy(-1); }
       else if (event.key === "ArrowRight") { stopPlaying(); stepBy(1); }
       else if (event.key === " ") togglePlay();
-      else if (event.key === "Escape") { stopPlaying(); if (viewing !== null) backToLive(); }
+      else if (event.key === "Escape") {
+        stopPlaying();
+        if (!$("working").classList.contains("hidden")) cancelWork();
+        else if (viewing !== null) backToLive();
+      }
       else return;
       event.preventDefault();
     });
@@ -909,6 +946,7 @@ enum InspectorPage {
       $("importFile").value = "";
     });
     $("generate").addEventListener("click", () => request({ type: "generateTest" }));
+    $("cancelWork").addEventListener("click", cancelWork);
     window.addEventListener("resize", () => renderLog(false));
     restoreView();
     connect();

@@ -62,6 +62,35 @@ struct SliceBudget {
   var followShare = 0.25
   /// Waits before the next answer to a following page (a sleep; nothing in the tests).
   var wait: @MainActor (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+  /// How often a page hears how far a long request has come: a request that takes less
+  /// sends no progress at all.
+  var progressInterval = Duration.milliseconds(100)
+}
+
+/// Tells a page how far one of its requests has come, at most every
+/// `SliceBudget.progressInterval` (see InspectorMessage.swift's "progress").
+@MainActor
+final class ProgressReport {
+  let page: PageConnection
+  let context: String
+  let step: Int
+  let interval: Duration
+  private var last = ContinuousClock.now
+
+  init(page: PageConnection, context: String, step: Int, interval: Duration) {
+    self.page = page
+    self.context = context
+    self.step = step
+    self.interval = interval
+  }
+
+  /// `done` of `total` actions are recomputed or encoded.
+  func report(done: Int, total: Int) {
+    let now = ContinuousClock.now
+    guard now - last >= interval else { return }
+    last = now
+    page.send(InspectorMessage.progress(context: context, step: step, done: done, total: total))
+  }
 }
 
 /// How much of a session the timeline keeps.
@@ -116,10 +145,10 @@ final class InspectorSession<State, Action> {
 
   /// The earliest the next "follow" is answered (see `SliceBudget.followShare`).
   private var nextFollowAnswer = ContinuousClock.now
-  /// The answers to the pages' last "follow", waiting for their time or under way.
-  private var follows: [ObjectIdentifier: Task<Void, Never>] = [:]
+  /// What each page has under way: its requests in order, and its last "follow".
+  private let work = PageWork()
   /// The last answer to a "follow", cancelled or not (the tests await it).
-  private(set) var lastFollow: Task<Void, Never>?
+  var lastFollow: Task<Void, Never>? { work.lastFollow }
 
   /// The states at hand without recomputing: the last two steps' and the last recomputed.
   private var knownStates: [(step: Int, rootState: Any, shared: SharedSnapshot?)] {
@@ -207,7 +236,7 @@ final class InspectorSession<State, Action> {
     Task { @MainActor [weak self] in
       for await message in page.messages {
         guard let self else { break }
-        if case .text(let text) = message { await self.handle(text, from: page) }
+        if case .text(let text) = message { await self.receive(text, from: page) }
       }
       self?.disconnect(page)
     }
@@ -215,7 +244,7 @@ final class InspectorSession<State, Action> {
 
   func disconnect(_ page: PageConnection) {
     guard pages.removeValue(forKey: ObjectIdentifier(page)) != nil else { return }
-    follows.removeValue(forKey: ObjectIdentifier(page))?.cancel()
+    work.forget(ObjectIdentifier(page))
     // NB: while steps are set aside, the timeline stays, so that a page that reloads (or the
     // next one) can still undo the continue, and the app can keep them at quit.
     if pages.isEmpty && branch == nil { stopRecording() }
@@ -398,28 +427,40 @@ final class InspectorSession<State, Action> {
 
   // MARK: - Messages
 
-  func handle(_ text: String, from page: PageConnection) async {
+  /// Reads a page's message, and answers it after the page's requests before it, without
+  /// waiting for the answer: the socket is read meanwhile, so that a "cancel" reaches the work
+  /// it cancels (see PageWork.swift).
+  ///
+  /// - Returns: The answer's task, which ends once the answer is sent.
+  @discardableResult
+  func receive(_ text: String, from page: PageConnection) async -> Task<Void, Never>? {
     let request: PageRequest
     do {
       request = try PageRequest(text)
     } catch {
       page.send(InspectorMessage.error(context: "message", message: error.message))
-      return
+      return nil
     }
-    // NB: the page asked for something else since its last "follow": that answer, if it has
-    // not gone yet, would replace what the page now shows.
-    follows.removeValue(forKey: ObjectIdentifier(page))?.cancel()
+    let id = ObjectIdentifier(page)
     switch request.kind {
-    case .detail(let step):
-      await sendDetail(step, viewing: false, context: "detail", to: page)
+    case .cancel:
+      let count = await work.cancel(for: id)
+      page.send(InspectorMessage.cancelled(requests: count))
+      return nil
     case .follow:
+      // NB: the page asked for the live step again: the answer it waits for, if any, would
+      // be of a step already behind.
+      work.cancelFollow(for: id)
       // NB: the live step and the one before it are at hand (`lastStates`): a page that
       // follows costs an encoding of what changed, never a replay.
       // NB: a page that follows a state of megabytes would otherwise keep the app's main
       // actor (the encoding) and a core (the detail) busy half the time: its details come as
       // often as a share of the time affords, and the newest step is taken once it is time.
-      // The answer waits apart from the page's other requests, and any of them cancels it.
+      // The answer waits apart from the page's other requests (after those sent before it),
+      // and any of them cancels it.
+      let before = work.lastQueued(for: id)
       let answer = Task { [weak self] in
+        await before?.value
         guard let self else { return }
         let waiting = ContinuousClock.now.duration(to: nextFollowAnswer)
         if waiting > .zero { await slicing.wait(waiting) }
@@ -428,8 +469,29 @@ final class InspectorSession<State, Action> {
         await sendDetail(timeline?.lastStep ?? 0, viewing: false, context: "follow", to: page)
         nextFollowAnswer = began + began.duration(to: .now) * (1 / slicing.followShare)
       }
-      follows[ObjectIdentifier(page)] = answer
-      lastFollow = answer
+      work.follow(for: id, answer)
+      return answer
+    default:
+      // NB: the page asked for something else since its last "follow": that answer, if it has
+      // not gone yet, would replace what the page now shows.
+      work.cancelFollow(for: id)
+      return await work.enqueue(for: id, cancellable: request.kind.isCancellable) {
+        [weak self] in
+        await self?.answer(request.kind, from: page)
+      }
+    }
+  }
+
+  /// Reads a page's message and answers it, as ``receive(_:from:)`` does, and returns once the
+  /// answer is sent (the tests' way in).
+  func handle(_ text: String, from page: PageConnection) async {
+    await receive(text, from: page)?.value
+  }
+
+  private func answer(_ request: PageRequest.Kind, from page: PageConnection) async {
+    switch request {
+    case .detail(let step):
+      await sendDetail(step, viewing: false, context: "detail", to: page)
     case .jump(let step):
       // NB: a page views a past step; the store goes on from its live state.
       await sendDetail(step, viewing: true, context: "jump", to: page)
@@ -447,6 +509,9 @@ final class InspectorSession<State, Action> {
       send(json, page: page)
     case .generateTest:
       await generate(page: page)
+    case .follow, .cancel:
+      // NB: answered as they are read (`receive`).
+      break
     }
   }
 
@@ -520,10 +585,15 @@ final class InspectorSession<State, Action> {
       return
     }
     let hasPrevious = step > timeline.firstStep
+    let progress = ProgressReport(
+      page: page, context: context, step: step, interval: slicing.progressInterval)
     while true {
       let generation = self.generation
-      let previous = hasPrevious ? await tree(at: step - 1) : nil
-      guard let state = await tree(at: step), generation == self.generation else {
+      let previous = hasPrevious ? await tree(at: step - 1, progress: progress) : nil
+      let state = await tree(at: step, progress: progress)
+      // NB: the page cancelled it: no answer.
+      guard !Task.isCancelled else { return }
+      guard let state, generation == self.generation else {
         if generation != self.generation, self.timeline != nil, isViewable(step) { continue }
         page.send(noSuchStep(step, context: context))
         return
@@ -552,7 +622,11 @@ final class InspectorSession<State, Action> {
   private func sendChildren(
     _ step: Int, path: JSONPath, offset: Int, to page: PageConnection
   ) async {
-    guard isViewable(step), let state = await tree(at: step) else {
+    let progress = ProgressReport(
+      page: page, context: "children", step: step, interval: slicing.progressInterval)
+    let state = isViewable(step) ? await tree(at: step, progress: progress) : nil
+    guard !Task.isCancelled else { return }
+    guard let state else {
       page.send(noSuchStep(step, context: "children"))
       return
     }
@@ -569,14 +643,15 @@ final class InspectorSession<State, Action> {
   /// The feature's state at `step` as a tree: recomputed in slices, and encoded on the main
   /// actor at the cost of what changed since the last state encoded. Nil when the timeline has
   /// no such step.
-  private func tree(at step: Int) async -> JSONValue? {
+  private func tree(at step: Int, progress: ProgressReport? = nil) async -> JSONValue? {
     while true {
       let generation = self.generation
       guard let timeline, timeline.contains(step) else { return nil }
       if let hit = trees.first(where: { $0.step == step && $0.generation == generation }) {
         return hit.tree
       }
-      let root = await rootState(at: step, in: timeline)
+      let root = await rootState(at: step, in: timeline, progress: progress)
+      guard !Task.isCancelled else { return nil }
       guard generation == self.generation else { continue }
       guard let root, let state = feature.featureState(root.rootState) else { return nil }
       let tree = await encodeTree(of: state, reading: root.shared)
@@ -620,8 +695,10 @@ final class InspectorSession<State, Action> {
 
   /// The root's state at `step` of `timeline`, recomputed as ``rootState(at:)`` does, but a
   /// slice at a time (``slicing``), so that the app's work runs between two slices.
+  ///
+  /// Nil, too, once the task is cancelled: it stops at the end of a slice.
   private func rootState(
-    at step: Int, in timeline: InspectorTimeline<Action>
+    at step: Int, in timeline: InspectorTimeline<Action>, progress: ProgressReport? = nil
   ) async -> (rootState: Any, shared: SharedSnapshot?)? {
     guard timeline.contains(step) else { return nil }
     let generation = self.generation
@@ -659,7 +736,11 @@ final class InspectorSession<State, Action> {
       guard let result = replayed.result else { return nil }
       state = result
       shared = hasShared ? replayed.shared : nil
-      if next <= step { await slicing.pause() }
+      if next <= step {
+        progress?.report(done: next - 1 - from.step, total: step - from.step)
+        await slicing.pause()
+        guard !Task.isCancelled else { return nil }
+      }
     }
     if generation == self.generation {
       recomputed.append((step, state, shared))
@@ -848,7 +929,10 @@ final class InspectorSession<State, Action> {
       return
     }
     do {
-      let data = try await exportData()
+      let data = try await exportData(
+        progress: ProgressReport(
+          page: page, context: "generateTest", step: timeline?.lastStep ?? 0,
+          interval: slicing.progressInterval))
       let source = try generateTest(data)
       let message = InspectorMessage.generatedTest(source)
       guard message.utf8.count <= InspectedTree.maximumMessageSize else {
@@ -864,6 +948,8 @@ final class InspectorSession<State, Action> {
       }
       page.send(message)
     } catch {
+      // NB: the page cancelled it: no answer.
+      if case ExportError.cancelled = error { return }
       page.send(InspectorMessage.error(context: "generateTest", message: "\(error)"))
     }
   }
@@ -874,15 +960,20 @@ final class InspectorSession<State, Action> {
   /// time, from the first step the timeline keeps: every action, and the states that can't be
   /// recomputed from them (the ones the store was put in from outside the reducer) and the last
   /// one, never every step's. The actions are encoded a slice at a time (``slicing``).
-  func exportData() async throws(ExportError) -> Data {
+  func exportData(progress: ProgressReport? = nil) async throws(ExportError) -> Data {
     guard let timeline else { throw .noSession }
     guard canExport else { throw .notEncodable("\(State.self) or \(Action.self)") }
     var writer = ExportWriter(timeline: timeline)
     while !writer.isDone {
       try writer.encodeActions(slice: slicing, json: exportJSON)
-      if !writer.isDone { await slicing.pause() }
+      if !writer.isDone {
+        progress?.report(done: writer.encoded, total: timeline.steps.count)
+        await slicing.pause()
+        guard !Task.isCancelled else { throw .cancelled }
+      }
     }
-    let last = await rootState(at: timeline.lastStep, in: timeline)
+    let last = await rootState(at: timeline.lastStep, in: timeline, progress: progress)
+    guard !Task.isCancelled else { throw .cancelled }
     guard let last else { throw .encodingFailed("the last step could not be recomputed") }
     return try writer.finish(last: last, json: exportJSON, state: feature.featureState)
   }
@@ -965,6 +1056,8 @@ private struct ExportWriter<Action> {
   }
 
   var isDone: Bool { next > timeline.lastStep }
+  /// The number of actions encoded so far.
+  var encoded: Int { next - timeline.firstStep - 1 }
 
   mutating func encodeActions(
     slice: SliceBudget, json: (Any) throws(ExportError) -> String
@@ -1031,9 +1124,13 @@ enum ExportError: Error, CustomStringConvertible {
   case notEncodable(String)
   case notAnAction(step: Int, caseName: String)
   case encodingFailed(String)
+  /// The page that asked for it cancelled it.
+  case cancelled
 
   var description: String {
     switch self {
+    case .cancelled:
+      "The export was cancelled."
     case .noSession:
       "There is no session to export: the inspector records while a page is connected."
     case .notEncodable(let type):

@@ -238,6 +238,77 @@ extension Engine {
       await inspector.stop()
     }
 
+    /// A view of a far step tells the page how far its replay has come, and the page's
+    /// "cancel", read while the replay runs, stops it: no detail comes, and the page is told.
+    @Test(.timeLimit(.minutes(1)))
+    func aLongViewReportsItsProgressAndACancelStopsIt() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 1_000
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      let gates = SliceGates(session: inspector.session)
+      inspector.session.slicing.progressInterval = .zero
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...50 { store.send(.add(1)) }
+        _ = try await page.readSteps(count: 50)
+        try await page.sendText(#"{"type":"jump","step":40}"#)
+        // NB: the step before 40 is recomputed first, from the checkpoint at 0.
+        let progress = try await page.read(until: "progress").message
+        #expect(progress["context"] as? String == "jump")
+        #expect(progress["step"] as? Int == 40)
+        #expect(progress["done"] as? Int == 1)
+        #expect(progress["total"] as? Int == 39)
+        await gates.pausedOrFinished.wait()
+
+        // The replay waits at its pause: a cancel is read meanwhile, and ends it there.
+        try await page.sendText(#"{"type":"cancel"}"#)
+        let cancelled = try await page.read(until: "cancelled")
+        #expect(cancelled.message["requests"] as? Int == 1)
+        #expect(!cancelled.before.contains { $0["type"] as? String == "detail" })
+        #expect(!gates.isFinished)
+        try await page.sendText(#"{"type":"resume"}"#)
+        #expect(try await page.readMessage()["type"] as? String == "live")
+      }
+      await inspector.stop()
+    }
+
+    /// A page's requests are answered in the order it sent them, though the socket is read
+    /// while a long one runs; a cancel stops the views, never a change the page asked for.
+    @Test(.timeLimit(.minutes(1)))
+    func requestsAreAnsweredInOrderAndACancelLeavesASendAlone() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 1_000
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      let gates = SliceGates(session: inspector.session)
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...50 { store.send(.add(1)) }
+        _ = try await page.readSteps(count: 50)
+        try await page.sendText(#"{"type":"jump","step":40}"#)
+        await gates.pausedOrFinished.wait()
+        try await page.sendText(#"{"type":"resume"}"#)
+        gates.resume.open()
+        let detail = try await page.read(until: "detail").message
+        #expect(detail["step"] as? Int == 40)
+        #expect(try await page.read(until: "live").message["stepCount"] as? Int == 50)
+
+        // A far view, a send behind it, then a cancel: the send is made, after the view.
+        store.send(.add(1))
+        _ = try await page.readSteps(count: 1)
+        let held = SliceGates(session: inspector.session)
+        try await page.sendText(#"{"type":"jump","step":30}"#)
+        await held.pausedOrFinished.wait()
+        try await page.sendText(#"{"type":"send","action":{"add":{"_0":100}}}"#)
+        try await page.sendText(#"{"type":"cancel"}"#)
+        let cancelled = try await page.read(until: "cancelled")
+        #expect(cancelled.message["requests"] as? Int == 1)
+        #expect(cancelled.before.contains { $0["type"] as? String == "sent" })
+        #expect(!cancelled.before.contains { $0["type"] as? String == "detail" })
+        #expect(store.count == 151)
+      }
+      await inspector.stop()
+    }
+
     /// A step's state is encoded off the main actor: the app reduces a key typed meanwhile,
     /// and the detail shows the step's state, not the one the app moved on to.
     @Test func aStateIsEncodedWhileTheAppGoesOn() async throws {

@@ -18,6 +18,7 @@ import Testing
         .send(actionJSON: Data(#"{"add":{"_0":1}}"#.utf8))
       ),
       (#"{"type":"generateTest","extra":[1,2]}"#, .generateTest),
+      (#"{"type":"cancel"}"#, .cancel),
       (#"{"type":"jump","step":9223372036854775807}"#, .jump(step: .max)),
     ]
     for (text, kind) in kinds {
