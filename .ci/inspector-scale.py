@@ -14,7 +14,8 @@ real page does (it asks for the live step's detail after each burst of steps), a
 Prints every figure (BENCHMARKS.md quotes them). Fails, by ratio and size, never by a time that
 a loaded machine could miss:
 - 2,000 adds with a page take more than PAGE_RATIO times as long as without;
-- the views' run peaks more than MEMORY_MB above the run without a page;
+- the views' run (of 20,000 adds) peaks more than MEMORY_MB above the run without a page;
+- a detail of a step comes after its view was cancelled;
 - the export is larger than EXPORT_MB;
 - any message on the socket is larger than MESSAGE_MB (the bound the Inspector documents);
 - a key waits more than FROZEN_S while the Inspector works: the app froze (before the Inspector
@@ -22,7 +23,8 @@ a loaded machine could miss:
   Inspector aims at.
 
 Usage: python3 .ci/inspector-scale.py TODOS_BINARY WORK_DIRECTORY [PART...]
-where a PART (all of them when none is named) is views, export, import or page.
+where a PART (all of them when none is named) is views, export, import or page; views:N views a
+session of N adds instead of 20,000.
 """
 
 import os
@@ -77,10 +79,10 @@ def check_frozen(label, slowest):
         failed.append("a key waited %.2f s during %s: the app froze" % (slowest, label))
 
 
-def views():
+def views(count=20000):
     alone = Demo(todos, work, "views-alone")
     start = time.monotonic()
-    feed(alone, adds(20000))
+    feed(alone, adds(count))
     alone.settle()
     alone_time, alone_peak = time.monotonic() - start, alone.memory()[1]
     alone.quit()
@@ -88,12 +90,12 @@ def views():
     demo = Demo(todos, work, "views-page")
     page = Page(demo.port, demo.token, follow=True)
     start = time.monotonic()
-    feed(demo, adds(20000))
+    feed(demo, adds(count))
     demo.settle()
     paged_time = time.monotonic() - start
-    print("viewing steps: 20,000 adds take %.1f s without a page, %.1f s with one" %
-          (alone_time, paged_time))
-    for step in (1, 10000, 20000):
+    print("viewing steps: %d adds take %.1f s without a page, %.1f s with one" %
+          (count, alone_time, paged_time))
+    for step in (1, count // 2, count):
         asked = time.monotonic()
         page.request({"type": "jump", "step": step})
         answered = {}
@@ -110,12 +112,28 @@ def views():
         print("  view of step %d: answered in %.3f s; %d keys meanwhile, the slowest %.3f s" %
               (step, took, typed, slowest))
         check_frozen("the view of step %d" % step, slowest)
+    # A far view, cancelled at once: the answer is "cancelled", and no detail of that step
+    # follows it (the page has left it).
+    far = count // 2 - 1
+    asked = time.monotonic()
+    page.request({"type": "jump", "step": far})
+    page.request({"type": "cancel"})
+    at, cancelled = page.wait_for(lambda m: m.get("type") == "cancelled", asked)
+    page.request({"type": "resume"})
+    page.wait_for(lambda m: m.get("type") == "live", at)
+    late = [m for t, m in page.messages if t >= at and m.get("type") == "detail"
+            and m.get("step") == far]
+    print("  a view of step %d cancelled at once: %d request(s) stopped, in %.3f s" %
+          (far, cancelled["requests"], at - asked))
+    if late:
+        failed.append("a detail of step %d came after its view was cancelled" % far)
     page.request({"type": "resume"})
     demo.settle()
     paged_peak = demo.memory()[1]
-    print("  peak memory: %.0f MB without a page, %.0f MB with one (+%.0f MB, limit %d)" %
-          (alone_peak, paged_peak, paged_peak - alone_peak, MEMORY_MB))
-    if paged_peak - alone_peak > MEMORY_MB:
+    print("  peak memory: %.0f MB without a page, %.0f MB with one (+%.0f MB; the limit, %d MB, "
+          "is set at 20,000 adds)" % (alone_peak, paged_peak, paged_peak - alone_peak, MEMORY_MB))
+    # NB: the target is set at 20,000 adds; a smaller run prints its figure only.
+    if count == 20000 and paged_peak - alone_peak > MEMORY_MB:
         failed.append("viewing steps peaked %.0f MB above the run without a page" %
                       (paged_peak - alone_peak))
     finish(demo, page)
@@ -209,7 +227,11 @@ def page_open():
         failed.append("2,000 adds took %.2fx as long with a page" % ratio)
 
 for part in parts:
-    {"views": views, "export": export, "import": import_, "page": page_open}[part]()
+    # NB: "views:5000" views a session of 5,000 adds (CI's size: a hang and a frozen key are
+    # caught in a minute); "views" is the 20,000 of the targets.
+    name, _, size = part.partition(":")
+    run = {"views": views, "export": export, "import": import_, "page": page_open}[name]
+    run(int(size)) if size else run()
 
 print("the largest message on a socket: %.2f MB (limit %d)" % (largest / 1e6, MESSAGE_MB))
 if largest > MESSAGE_MB * (1 << 20):

@@ -186,7 +186,8 @@ class Page:
                     self.step_count = message["stepCount"]
                 elif kind == "steps" and message["steps"]:
                     self.step_count = message["steps"][-1]["i"]
-                elif kind == "detail":
+                elif kind in ("detail", "cancelled", "live"):
+                    # NB: a follow another request cancelled is never answered.
                     self.detail_waiting = False
                 self.messages.append((time.monotonic(), message))
                 # NB: a page keeps what it draws; this one keeps the last messages only.
