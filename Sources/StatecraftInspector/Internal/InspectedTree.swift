@@ -458,6 +458,8 @@ enum InspectedTree {
     let viewing: Bool
     let liveStep: Int
     let recomputed: Bool
+    /// The step is skipped: its state is the one before it.
+    var skipped = false
   }
 
   /// A step's detail: the state cut to its budget, with the containers cut; the changed paths
@@ -507,6 +509,7 @@ enum InspectedTree {
     }
     return #"{"type":"detail","step":\#(fields.step),"viewing":\#(fields.viewing),"#
       + #""liveStep":\#(fields.liveStep),"recomputed":\#(fields.recomputed),"#
+      + #""skipped":\#(fields.skipped),"#
       + #""action":\#(actionText),"state":\#(stateText),"#
       + #""cuts":[\#(stateWriter.cuts.map(\.json).joined(separator: ","))],"#
       + #""changes":\#(changesText),"changeCount":\#(changeCount),"diff":\#(diffText)}"#

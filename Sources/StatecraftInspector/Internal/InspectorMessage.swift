@@ -6,9 +6,10 @@
 //   {"type":"welcome","protocol":3,"feature":…,"capabilities":{…},"stepCount":N}
 //   {"type":"timeline","firstStep":F,"stepCount":N,"branch":{"from":K,"stepCount":M}|null,
 //     "note":String|null}          (forget the steps known: the ones from F + 1 to N follow)
-//   {"type":"steps","steps":[{"i":1,"c":"list.toggle","o":"send","s":"…"},…]}   (in order)
+//   {"type":"steps","steps":[{"i":1,"c":"list.toggle","o":"send","s":"…"},…]}   (in order;
+//     a skipped step has "k":true)
 //   {"type":"trimmed","firstStep":F}                    (steps up to F were dropped)
-//   {"type":"detail","step":N,"viewing":Bool,"liveStep":N,"recomputed":Bool,
+//   {"type":"detail","step":N,"viewing":Bool,"liveStep":N,"recomputed":Bool,"skipped":Bool,
 //     "action":JSON|null,"state":JSON,"cuts":[{"path":P,"shown":K,"count":C},…],
 //     "changes":[{"path":P,"kind":"added"|"removed"|"changed","old":JSON?,"new":JSON?,
 //     "cut":true?},…]|null,"changeCount":N,"diff":String|null}
@@ -34,6 +35,9 @@
 //   {"type":"children","step":N,"path":P,"offset":K}  (the children of a container, from K)
 //   {"type":"resume"} (back to the live steps) · {"type":"continue","step":N}
 //   {"type":"undoContinue"} · {"type":"commit"} (the timeline starts at the live state)
+//   {"type":"skip","step":N} · {"type":"unskip","step":N}  (leave a step's action out of the
+//     session, or put it back: the steps after it are recomputed, the store is put at the
+//     result, and the timeline is sent again)
 //   {"type":"send","action":JSON} · {"type":"generateTest"}
 //   {"type":"cancel"}  (stops the page's detail, jump, children, follow and generateTest
 //                       requests under way or waiting; its other requests are answered)
@@ -64,8 +68,11 @@ enum InspectorMessage {
     #"{"type":"steps","steps":[\#(summaries.joined(separator: ","))]}"#
   }
 
-  static func step(index: Int, caseName: String, origin: String, summary: String) -> String {
-    #"{"i":\#(index),"c":\#(quoted(caseName)),"o":\#(quoted(origin)),"s":\#(quoted(summary))}"#
+  static func step(
+    index: Int, caseName: String, origin: String, summary: String, skipped: Bool = false
+  ) -> String {
+    #"{"i":\#(index),"c":\#(quoted(caseName)),"o":\#(quoted(origin)),"s":\#(quoted(summary))"#
+      + (skipped ? #","k":true}"# : "}")
   }
 
   static func timeline(
@@ -131,13 +138,16 @@ struct PageRequest: Equatable {
     case children(step: Int, path: JSONPath, offset: Int)
     /// Stop the page's views and generated test under way or waiting, and its "follow".
     case cancel
+    /// Leave a step's action out of the session (`skipped`), or put it back: the steps after it
+    /// are recomputed, and the store is put at the result.
+    case skip(step: Int, skipped: Bool)
 
     /// Whether a "cancel" stops it: what only reads the session, never a change of the store
     /// (a "send" or a "continue" the page asked for is made).
     var isCancellable: Bool {
       switch self {
       case .detail, .follow, .jump, .children, .generateTest: true
-      case .resume, .continueFrom, .undoContinue, .commit, .send, .cancel: false
+      case .resume, .continueFrom, .undoContinue, .commit, .send, .cancel, .skip: false
       }
     }
   }
@@ -183,6 +193,8 @@ struct PageRequest: Equatable {
     case "commit": kind = .commit
     case "generateTest": kind = .generateTest
     case "cancel": kind = .cancel
+    case "skip": kind = .skip(step: try step(), skipped: true)
+    case "unskip": kind = .skip(step: try step(), skipped: false)
     case "children":
       let step = try step()
       guard let given = fields["path"] as? [Any], given.count <= 256,
@@ -208,7 +220,7 @@ struct PageRequest: Equatable {
         """
         Unknown message type "\(Self.excerpt(type))": this inspector (protocol \
         \(inspectorProtocolVersion)) reads detail, follow, jump, children, resume, continue, \
-        undoContinue, commit, send, generateTest and cancel.
+        undoContinue, skip, unskip, commit, send, generateTest and cancel.
         """)
     }
   }

@@ -50,6 +50,7 @@ enum InspectorPage {
     .origin.send { background:#1f4d2c; color:var(--send); }
     .origin.effect { background:#5a4418; color:var(--effect); }
     .row .s { color:var(--dim); }
+    .row.skipped .c, .row.skipped .s { text-decoration:line-through; opacity:.6; }
     #timeline { display:flex; gap:8px; align-items:center; padding:6px;
       border-top:1px solid var(--line); }
     #slider { flex:1; }
@@ -109,6 +110,8 @@ enum InspectorPage {
           <input id="slider" type="range" min="0" max="0" value="0">
           <span id="stepLabel">0 / 0</span>
           <button id="live" class="hidden" title="Show the live state again">Back to live</button>
+          <button id="skip" class="hidden"
+            title="Leave this step's action out: the steps after it are recomputed, and the app is put at the result">Skip</button>
           <button id="continue" class="hidden"
             title="Put the app at this step, setting the later steps aside">Continue from here…</button>
           <button id="undoContinue" class="hidden">Undo continue</button>
@@ -229,6 +232,11 @@ enum InspectorPage {
       if (step >= firstStep && step < shownStep()) view(step);
     }
 
+    // The step numbered `i` among those the page holds, or null.
+    const stepEntry = (i) => {
+      const entry = steps[i - firstStep - 1];
+      return entry && entry.i === i ? entry : null;
+    };
     const liveStep = () => steps.length ? steps[steps.length - 1].i : firstStep;
     const shownStep = () => shownCount ? steps[shownCount - 1].i : firstStep;
 
@@ -259,6 +267,9 @@ enum InspectorPage {
       $("resume").classList.toggle("hidden", !paused || viewing !== null);
       $("live").classList.toggle("hidden", viewing === null);
       $("continue").classList.toggle("hidden", viewing === null || viewing >= liveStep());
+      const viewed = viewing !== null ? stepEntry(viewing) : null;
+      $("skip").classList.toggle("hidden", viewed === null);
+      $("skip").textContent = viewed && viewed.k ? "Unskip" : "Skip";
       $("undoContinue").classList.toggle("hidden", branch === null);
       $("commit").classList.toggle("hidden", branch !== null || liveStep() <= firstStep);
       $("revert").classList.toggle("hidden", liveStep() <= firstStep);
@@ -324,7 +335,7 @@ enum InspectorPage {
       for (let v = first; v < last; v++) {
         const step = steps[visible[v]];
         const row = document.createElement("div");
-        row.className = "row" + (step.i === selected ? " selected" : "");
+        row.className = "row" + (step.i === selected ? " selected" : "") + (step.k ? " skipped" : "");
         row.style.top = (v * ROW) + "px";
         row.dataset.step = step.i;
         const i = document.createElement("span"); i.className = "i"; i.textContent = "#" + step.i;
@@ -501,8 +512,8 @@ enum InspectorPage {
       cuts = new Map(message.cuts.map((cut) => [JSON.stringify(cut.path), cut]));
       pendingChildren.clear();
       $("detailStep").textContent = message.step;
-      $("recomputed").textContent = message.recomputed
-        ? "(recomputed from the checkpoint before it)" : "";
+      $("recomputed").textContent = (message.skipped ? "(skipped: the state is the one before) " : "")
+        + (message.recomputed ? "(recomputed from the checkpoint before it)" : "");
       $("action").textContent = message.action === null ? "(the state the session starts from)"
         : plain(JSON.stringify(message.action, null, 2));
       drawDiff(); drawState();
@@ -862,6 +873,14 @@ enum InspectorPage {
       request({ type: "continue", step: step });
     }
     $("continue").addEventListener("click", () => continueFrom(viewing));
+    // "Skip" (or "Unskip"): the step's action is left out (or put back), the steps after it
+    // are recomputed and the app is put at the result; the page goes on viewing the step.
+    $("skip").addEventListener("click", () => {
+      const viewed = viewing !== null ? stepEntry(viewing) : null;
+      if (viewed === null) return;
+      request({ type: viewed.k ? "unskip" : "skip", step: viewed.i });
+      view(viewed.i);
+    });
     $("revert").addEventListener("click", () => continueFrom(firstStep));
     // "Commit": the timeline starts at the live state; the app's state doesn't change.
     $("commit").addEventListener("click", () => {

@@ -207,6 +207,7 @@ final class InspectorSession<State, Action> {
       "import": importSession != nil,
       "generateTest": generateTest != nil && canExport,
       "continue": true,
+      "skip": true,
     ]
   }
 
@@ -418,7 +419,8 @@ final class InspectorSession<State, Action> {
     var text = InspectedValue.json(step.action)
     if text.count > 160 { text = String(text.prefix(159)) + "…" }
     return InspectorMessage.step(
-      index: index, caseName: step.caseName, origin: step.origin.rawValue, summary: text)
+      index: index, caseName: step.caseName, origin: step.origin.rawValue, summary: text,
+      skipped: step.isSkipped)
   }
 
   private func broadcast(_ text: String) {
@@ -503,6 +505,8 @@ final class InspectorSession<State, Action> {
       continueFrom(step, page: page)
     case .undoContinue:
       undoContinue(page: page)
+    case .skip(let step, let skipped):
+      skip(step, skipped: skipped, page: page)
     case .commit:
       commit(page: page)
     case .send(let json):
@@ -540,9 +544,7 @@ final class InspectorSession<State, Action> {
     let replayed = SharedReplay.isolating(from: from.shared) { () -> Any? in
       var state = from.rootState
       for number in (from.step + 1)...step {
-        guard let action = timeline.step(number)?.rootAction,
-          let next = feature.reduce(state, action)
-        else { return nil }
+        guard let next = timeline.replay(number, on: state, feature.reduce) else { return nil }
         state = next
       }
       return state
@@ -604,7 +606,8 @@ final class InspectorSession<State, Action> {
       let fields = InspectedTree.DetailFields(
         step: step, viewing: viewing, liveStep: timeline.lastStep,
         recomputed: timeline.checkpoint(atOrBefore: step).step != step
-          && !lastStates.contains { $0.step == step })
+          && !lastStates.contains { $0.step == step },
+        skipped: timeline.step(step)?.isSkipped ?? false)
       let action = timeline.step(step).map { InspectedValue.jsonData($0.action) }
       let message = await Task.detached {
         InspectedTree.detail(
@@ -724,9 +727,9 @@ final class InspectorSession<State, Action> {
       let replayed = SharedReplay.isolating(from: shared) { () -> Any? in
         var current = state
         while next <= last {
-          guard let action = timeline.step(next)?.rootAction,
-            let reduced = feature.reduce(current, action)
-          else { return nil }
+          guard let reduced = timeline.replay(next, on: current, feature.reduce) else {
+            return nil
+          }
           current = reduced
           next += 1
           if ContinuousClock.now >= deadline { break }
@@ -824,6 +827,91 @@ final class InspectorSession<State, Action> {
         """)
   }
 
+  /// Leaves step `step`'s action out of the session, or puts it back (Redux DevTools' "skip"):
+  /// the steps after it are recomputed, at once (the user asked for it), and the store is put
+  /// at the result, with effects left alone. The step stays in the timeline, marked skipped;
+  /// its state is the one before it. A state a page put the store at (a continue, an undo, a
+  /// skip) is recomputed through like any other. Refused for a step at or before a state made
+  /// outside the reducer (the steps after such a state don't follow from the ones before it),
+  /// and for a step at or before the one the steps set aside by "continue from here" go back
+  /// to.
+  private func skip(_ step: Int, skipped: Bool, page: PageConnection) {
+    let context = skipped ? "skip" : "unskip"
+    func refuse(_ message: String) {
+      page.send(InspectorMessage.error(context: context, message: message))
+    }
+    guard var timeline = self.timeline, isViewable(step) else {
+      page.send(noSuchStep(step, context: context))
+      return
+    }
+    flush()
+    guard let current = timeline.step(step) else {
+      return refuse("Step \(step) is where the timeline starts: it has no action to skip.")
+    }
+    guard current.isSkipped != skipped else {
+      return refuse("Step \(step) is \(skipped ? "already skipped" : "not skipped").")
+    }
+    if let branch, step <= branch.from {
+      return refuse(
+        """
+        The steps after \(branch.from) are set aside by "continue from here", and go back to \
+        the state at step \(branch.from): undo the continue first, or skip a later step.
+        """)
+    }
+    if let made = timeline.checkpoints.first(where: {
+      $0.isPinned && !$0.isMove && $0.step >= step
+    }) {
+      return refuse(
+        """
+        Step \(step) can't be \(skipped ? "skipped" : "put back"): the state before step \
+        \(made.step) was changed outside the reducer (a shared value written, a state replaced), \
+        so the steps from there don't follow from the ones before.
+        """)
+    }
+    let before = timeline
+    timeline.setSkipped(step, skipped)
+    let from = timeline.checkpoint(atOrBefore: step - 1)
+    let last = timeline.lastStep
+    // NB: the checkpoints after the step held states with its action (or without it): they
+    // are made again on the way, where they were (with shared values, only the last is).
+    let remade = Set(timeline.checkpoints.map(\.step).filter { $0 > from.step && $0 < last })
+    let replayed = SharedReplay.isolating(from: from.shared) {
+      () -> (state: Any, checkpoints: [InspectorTimeline<Action>.Checkpoint])? in
+      var state = from.rootState
+      var checkpoints: [InspectorTimeline<Action>.Checkpoint] = []
+      for number in (from.step + 1)...last {
+        guard let next = timeline.replay(number, on: state, feature.reduce) else { return nil }
+        state = next
+        if from.shared == nil, remade.contains(number) {
+          checkpoints.append(.init(step: number, rootState: state, shared: nil))
+        }
+      }
+      return (state, checkpoints)
+    }
+    guard let result = replayed.result else {
+      return refuse("The steps after \(step) could not be recomputed.")
+    }
+    timeline.dropCheckpoints(after: from.step)
+    for checkpoint in result.checkpoints { timeline.setCheckpoint(checkpoint) }
+    let target = (result.state, from.shared == nil ? nil : replayed.shared)
+    guard moveStore(to: target, in: &timeline, pinned: false) else {
+      self.timeline = before
+      return refuse("The store could not be put at the state without step \(step).")
+    }
+    self.timeline = timeline
+    sendTimeline(
+      to: Array(pages.values),
+      note: skipped
+        ? """
+        Skipped step \(step) (\(current.caseName)): the steps after it were recomputed without its \
+        action, and the app is at the result. Unskip puts it back.
+        """
+        : """
+        Step \(step) (\(current.caseName)) is back: the steps after it were recomputed with its \
+        action, and the app is at the result.
+        """)
+  }
+
   /// Starts the timeline at the live state, dropping the steps before it (Redux DevTools'
   /// "commit"): the app's state doesn't change, and "continue from here" at the new first step
   /// goes back to it (a revert). Refused while steps are set aside: committing would drop them.
@@ -856,9 +944,12 @@ final class InspectorSession<State, Action> {
 
   /// Puts the store, and its shared values, at `target`, the state at the timeline's last step,
   /// which becomes a checkpoint of the store's state.
+  ///
+  /// The checkpoint is pinned unless `pinned` is false: a state the replay of the timeline's
+  /// own steps led to (a skip) can be recomputed again.
   private func moveStore(
     to target: (rootState: Any, shared: SharedSnapshot?),
-    in timeline: inout InspectorTimeline<Action>
+    in timeline: inout InspectorTimeline<Action>, pinned: Bool = true
   ) -> Bool {
     guard let state = feature.featureState(target.rootState) else { return false }
     // NB: the shared values the state holds go back to their values at that step too (a
@@ -866,7 +957,9 @@ final class InspectorSession<State, Action> {
     target.shared?.restore()
     guard feature.replaceState(state), let live = feature.currentRootState() else { return false }
     timeline.setCheckpoint(
-      .init(step: timeline.lastStep, rootState: live, shared: snapshot(), isPinned: true))
+      .init(
+        step: timeline.lastStep, rootState: live, shared: snapshot(), isPinned: pinned,
+        isMove: true))
     forgetComputedStates()
     sentCount = timeline.lastStep
     takeTheStoreAsItIs()
@@ -1005,9 +1098,7 @@ final class InspectorSession<State, Action> {
     let replayed = SharedReplay.isolating(from: from.shared) { () -> Any? in
       var state = from.rootState
       for number in (from.step + 1)...step {
-        guard let action = timeline.step(number)?.rootAction,
-          let next = feature.reduce(state, action)
-        else { return nil }
+        guard let next = timeline.replay(number, on: state, feature.reduce) else { return nil }
         state = next
       }
       return state
@@ -1066,6 +1157,11 @@ private struct ExportWriter<Action> {
     var count = 0
     while next <= timeline.lastStep {
       guard let step = timeline.step(next) else { break }
+      // NB: a recording holds the actions that made the session: a skipped one did not.
+      if step.isSkipped {
+        next += 1
+        continue
+      }
       guard let featureAction = step.featureAction else {
         throw .notAnAction(step: next, caseName: step.caseName)
       }
@@ -1101,9 +1197,10 @@ private struct ExportWriter<Action> {
       && checkpoint.step < timeline.lastStep
     {
       let state = try stateJSON(checkpoint.rootState, checkpoint.shared)
-      checkpoints.append(#"{"state":\#(state),"step":\#(checkpoint.step - timeline.firstStep)}"#)
+      checkpoints.append(
+        #"{"state":\#(state),"step":\#(timeline.recordedIndex(of: checkpoint.step))}"#)
     }
-    let stepCount = timeline.lastStep - timeline.firstStep
+    let stepCount = timeline.recordedIndex(of: timeline.lastStep)
     if stepCount > 0 {
       let state = try stateJSON(last.rootState, last.shared)
       checkpoints.append(#"{"state":\#(state),"step":\#(stepCount)}"#)

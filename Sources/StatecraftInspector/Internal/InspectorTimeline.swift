@@ -27,6 +27,9 @@ struct InspectorTimeline<Action> {
     /// When the action was reduced, since the session started.
     let time: Duration
     let caseName: String
+    /// Left out of the session ("skip"): its state is the one before it, a replay passes it by,
+    /// and an export leaves it out.
+    var isSkipped = false
   }
 
   /// The root's state after a step, and the values its shared values had then.
@@ -37,6 +40,9 @@ struct InspectorTimeline<Action> {
     /// Made because the state before its step did not come from the last step's by the
     /// reducer alone (a shared value written outside it, a replaced state): never thinned.
     var isPinned = false
+    /// Made where a page put the store at a state the timeline's own steps lead to (continue,
+    /// undo continue, skip): the steps through it can still be recomputed without it.
+    var isMove = false
   }
 
   /// Steps set aside by "continue from here": the steps after `from`, and their checkpoints.
@@ -91,6 +97,30 @@ struct InspectorTimeline<Action> {
 
   mutating func append(_ step: Step) {
     steps.append(step)
+  }
+
+  /// Leaves step `number` (`firstStep + 1 ... lastStep`) out of the session, or puts it back.
+  mutating func setSkipped(_ number: Int, _ skipped: Bool) {
+    steps[number - firstStep - 1].isSkipped = skipped
+  }
+
+  /// The state after step `number`, from `state`, the one before it: its action run by
+  /// `reduce`, or `state` itself when the step is skipped. Nil when there is no such step or
+  /// the reducer can't run its action.
+  func replay(_ number: Int, on state: Any, _ reduce: (Any, Any) -> Any?) -> Any? {
+    guard let step = step(number) else { return nil }
+    return step.isSkipped ? state : reduce(state, step.rootAction)
+  }
+
+  /// The number of steps from the first to `step` that are not skipped: where `step` is in a
+  /// recording of the timeline, which leaves the skipped ones out.
+  func recordedIndex(of step: Int) -> Int {
+    steps.prefix(step - firstStep).count { !$0.isSkipped }
+  }
+
+  /// Drops the checkpoints after `step`.
+  mutating func dropCheckpoints(after step: Int) {
+    checkpoints.removeAll { $0.step > step }
   }
 
   /// Makes `checkpoint` the one at its step (which must be `lastStep`, or a step the timeline

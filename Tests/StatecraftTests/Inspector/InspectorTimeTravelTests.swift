@@ -138,6 +138,123 @@ extension Engine {
       #expect(store.state == Tally.State(count: 6))
     }
 
+    /// "Skip" leaves a step's action out, as in Redux DevTools: every step after it is
+    /// recomputed without it (past the checkpoints, which are made again), the store is put at
+    /// the result, the step stays in the log marked skipped, an export leaves it out, and
+    /// "unskip" puts it back.
+    @Test func skipLeavesAStepsActionOutAndUnskipPutsItBack() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 4
+      configuration.maximumCheckpoints = 100
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withPage(inspector) { page, welcome in
+        #expect((welcome["capabilities"] as? [String: Bool])?["skip"] == true)
+        for amount in 1...10 { store.send(.add(amount)) }
+        _ = try await page.readSteps(count: 10)
+        #expect(store.count == 55)
+
+        try await page.sendText(#"{"type":"skip","step":3}"#)
+        let skipped = try await page.read(until: "timeline").message
+        #expect((skipped["note"] as? String)?.contains("Skipped step 3 (add)") == true)
+        #expect(skipped["stepCount"] as? Int == 10)
+        let steps = try await page.readSteps(count: 10)
+        #expect(steps.map { $0["k"] as? Bool == true } == (1...10).map { $0 == 3 })
+        #expect(store.count == 52)
+
+        // Each step's state is recomputed without step 3's action, before and after the
+        // checkpoints at 4 and 8; step 3's own state is the one before it.
+        for step in [2, 3, 4, 5, 8, 9, 10] {
+          try await page.sendText(#"{"type":"detail","step":\#(step)}"#)
+          let detail = try await page.read(until: "detail").message
+          let count = (detail["state"] as? [String: Any])?["count"] as? Int
+          #expect(count == (1...step).reduce(0, +) - (step >= 3 ? 3 : 0), "step \(step)")
+          #expect(detail["skipped"] as? Bool == (step == 3), "step \(step)")
+          if step == 3 { #expect(detail["changeCount"] as? Int == 0) }
+        }
+
+        // The store goes on from there, and an export is the actions that made the session.
+        store.send(.add(100))
+        _ = try await page.readSteps(count: 1)
+        #expect(store.count == 152)
+        let recording = try Recording<Tally.State, Tally.Action>(
+          jsonData: try await inspector.session.exportData())
+        #expect(recording.actions == [1, 2, 4, 5, 6, 7, 8, 9, 10, 100].map(Tally.Action.add))
+        #expect(recording.storedState(at: recording.stepCount)?.count == 152)
+
+        try await page.sendText(#"{"type":"skip","step":3}"#)
+        let again = try await page.read(until: "error").message
+        #expect((again["message"] as? String)?.contains("already skipped") == true)
+
+        try await page.sendText(#"{"type":"unskip","step":3}"#)
+        let back = try await page.read(until: "timeline").message
+        #expect((back["note"] as? String)?.contains("Step 3 (add) is back") == true)
+        #expect(store.count == 155)
+      }
+      await inspector.stop()
+    }
+
+    /// A skip is refused where the steps after it don't follow from the ones before: at or
+    /// before a state made outside the reducer (a shared value written between two steps), and
+    /// at the timeline's start. A step after that state is skipped.
+    @Test func skipIsRefusedBeforeAStateMadeOutsideTheReducer() async throws {
+      let lines = Shared(value: ["a"])
+      let store = Store(initialState: SharedNotes.State(lines: lines)) { SharedNotes() }
+      let inspector = try await Inspector(store: store)
+      try await withPage(inspector) { page, _ in
+        store.send(.add("b"))
+        lines.withLock { $0.append("outside") }
+        store.send(.add("c"))
+        store.send(.add("d"))
+        _ = try await page.readSteps(count: 3)
+
+        for step in [1, 2] {
+          try await page.sendText(#"{"type":"skip","step":\#(step)}"#)
+          let refused = try await page.read(until: "error").message
+          #expect(
+            (refused["message"] as? String)?.contains("changed outside the reducer") == true,
+            "step \(step)")
+        }
+        try await page.sendText(#"{"type":"skip","step":0}"#)
+        let start = try await page.read(until: "error").message
+        #expect((start["message"] as? String)?.contains("no action to skip") == true)
+        #expect(lines.wrappedValue == ["a", "b", "outside", "c", "d"])
+
+        try await page.sendText(#"{"type":"skip","step":3}"#)
+        _ = try await page.read(until: "timeline")
+        #expect(lines.wrappedValue == ["a", "b", "outside", "c"])
+      }
+      await inspector.stop()
+    }
+
+    /// A skip at or before the step that steps set aside go back to is refused; the state a
+    /// page put the store at (here, by an undo) is recomputed through like any other.
+    @Test func skipIsRefusedBeforeStepsSetAsideAndRecomputesThroughAnUndo() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      try await withPage(inspector) { page, _ in
+        try await sendThreeSteps(to: store, readingThemOn: &page)
+        try await page.sendText(#"{"type":"continue","step":2}"#)
+        _ = try await page.read(until: "timeline")
+        store.send(.add(5))
+        _ = try await page.readSteps(count: 3)
+        #expect(store.count == 8)
+        try await page.sendText(#"{"type":"skip","step":1}"#)
+        let refused = try await page.read(until: "error").message
+        #expect((refused["message"] as? String)?.contains("set aside") == true)
+
+        try await page.sendText(#"{"type":"undoContinue"}"#)
+        _ = try await page.read(until: "timeline")
+        #expect(store.state == Tally.State(count: 3, notes: ["three"]))
+        // NB: the undo set aside the step made since (after step 2), and put the store at
+        // step 3's state, which the steps before lead to: step 3 is skipped through it.
+        try await page.sendText(#"{"type":"skip","step":3}"#)
+        _ = try await page.read(until: "timeline")
+        #expect(store.state == Tally.State(count: 3, notes: []))
+      }
+      await inspector.stop()
+    }
+
     /// "Commit" starts the timeline at the live state, as in Redux DevTools: the steps before
     /// it go, the store's state doesn't change, and "continue from here" at the new first step
     /// (the page's "Revert") goes back to it. Refused while steps are set aside.
