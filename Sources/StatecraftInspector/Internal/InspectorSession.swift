@@ -123,8 +123,6 @@ final class InspectorSession<State, Action> {
   private var sharedChangesAfterLastStep: UInt64 = 0
   private var replacementsAfterLastStep: UInt64 = 0
   private var needsCheckpoint = false
-  /// The steps between two regular checkpoints now: it doubles when they are thinned.
-  private var checkpointInterval: Int
   /// When the timeline started.
   private var start = ContinuousClock.now
   /// The steps sent to the pages so far (the last one's number).
@@ -134,14 +132,14 @@ final class InspectorSession<State, Action> {
   private var pages: [ObjectIdentifier: PageConnection] = [:]
   /// The last states recomputed, by step: a page that views a step asks for it and the one
   /// before it, and then often the next.
-  private var recomputed: [(step: Int, rootState: Any, shared: SharedSnapshot?)] = []
+  private var recomputed: [InspectorTimeline<Action>.Checkpoint] = []
   /// The trees of the last feature states sent to the pages, by step, for the pages' requests
   /// for more of them.
   private var trees: [(step: Int, generation: Int, tree: JSONValue)] = []
   /// The states of the last two steps, as the store had them. A page that follows the live end
   /// views them, and they share the store's storage with the states it viewed before (see
   /// TreeEncoder.swift), where a state recomputed from a checkpoint shares none.
-  private var lastStates: [(step: Int, rootState: Any, shared: SharedSnapshot?)] = []
+  private var lastStates: [InspectorTimeline<Action>.Checkpoint] = []
 
   /// The earliest the next "follow" is answered (see `SliceBudget.followShare`).
   private var nextFollowAnswer = ContinuousClock.now
@@ -151,7 +149,7 @@ final class InspectorSession<State, Action> {
   var lastFollow: Task<Void, Never>? { work.lastFollow }
 
   /// The states at hand without recomputing: the last two steps' and the last recomputed.
-  private var knownStates: [(step: Int, rootState: Any, shared: SharedSnapshot?)] {
+  private var knownStates: [InspectorTimeline<Action>.Checkpoint] {
     lastStates + recomputed
   }
 
@@ -175,7 +173,6 @@ final class InspectorSession<State, Action> {
       maximumSteps: max(limits.maximumSteps, 1),
       checkpointInterval: max(limits.checkpointInterval, 1),
       maximumCheckpoints: max(limits.maximumCheckpoints, 2))
-    self.checkpointInterval = self.limits.checkpointInterval
   }
 
   var pageCount: Int { pages.count }
@@ -266,13 +263,12 @@ final class InspectorSession<State, Action> {
     }
     sharedReferences = SharedSnapshot.references(in: root)
     timeline = InspectorTimeline(
-      start: .init(step: 0, rootState: root, shared: snapshot()))
+      start: .init(step: 0, rootState: root, shared: snapshot()), limits: limits)
     branch = nil
     forgetComputedStates()
     start = .now
     sentCount = 0
     sentFirstStep = 0
-    checkpointInterval = limits.checkpointInterval
     takeTheStoreAsItIs()
     observerIDs = [
       feature.runtime.stepObservers.add(willReduce: { [weak self] in self?.willReduce() }),
@@ -321,31 +317,20 @@ final class InspectorSession<State, Action> {
       needsCheckpoint = true
       return
     }
-    timeline.append(
+    let shared = snapshot()
+    let recorded = timeline.record(
       .init(
         rootAction: reduced.action, action: step.action, featureAction: step.featureAction,
-        origin: step.origin, time: start.duration(to: .now), caseName: caseName(of: step.action))
-    )
-    lastStates.append((timeline.lastStep, reduced.state, snapshot()))
+        origin: step.origin, time: start.duration(to: .now), caseName: caseName(of: step.action)),
+      state: reduced.state, shared: shared, outsideChange: needsCheckpoint,
+      keepingFrom: { [branch] in branch?.from ?? $0 })
+    needsCheckpoint = false
+    lastStates.append(.init(step: timeline.lastStep, rootState: reduced.state, shared: shared))
     if lastStates.count > 2 { lastStates.removeFirst() }
-    if needsCheckpoint || timeline.stepsSinceCheckpoint >= checkpointInterval {
-      timeline.setCheckpoint(
-        .init(
-          step: timeline.lastStep, rootState: reduced.state, shared: snapshot(),
-          isPinned: needsCheckpoint))
-      needsCheckpoint = false
-      if timeline.thin(toAtMost: limits.maximumCheckpoints) {
-        checkpointInterval *= 2
-        recomputed = []
-      }
-    }
+    if recorded.thinned { recomputed = [] }
+    if recorded.trimmed { recomputed.removeAll { $0.step < timeline.firstStep } }
     sharedChangesAfterLastStep = sharedChangeCount()
     replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
-    if timeline.trim(
-      toAtMost: limits.maximumSteps, keepingFrom: branch?.from ?? timeline.lastStep)
-    {
-      recomputed.removeAll { $0.step < timeline.firstStep }
-    }
     guard !flushScheduled else { return }
     flushScheduled = true
     // NB: the steps of a burst go to the pages in one message, after the send loop is done.
@@ -531,29 +516,12 @@ final class InspectorSession<State, Action> {
   /// written to copies: see SharedReplay.swift).
   private func rootState(at step: Int) -> (rootState: Any, shared: SharedSnapshot?)? {
     guard let timeline, timeline.contains(step) else { return nil }
-    if let hit = knownStates.first(where: { $0.step == step }) {
-      return (hit.rootState, hit.shared)
-    }
-    var from = timeline.checkpoint(atOrBefore: step)
-    if let nearer = knownStates.filter({ $0.step < step && $0.step > from.step }).max(by: {
-      $0.step < $1.step
-    }) {
-      from = .init(step: nearer.step, rootState: nearer.rootState, shared: nearer.shared)
-    }
+    let from = timeline.start(for: step, known: knownStates)
     guard from.step < step else { return (from.rootState, from.shared) }
-    let replayed = SharedReplay.isolating(from: from.shared) { () -> Any? in
-      var state = from.rootState
-      for number in (from.step + 1)...step {
-        guard let next = timeline.replay(number, on: state, feature.reduce) else { return nil }
-        state = next
-      }
-      return state
-    }
-    guard let state = replayed.result else { return nil }
-    let shared = from.shared == nil ? nil : replayed.shared
-    recomputed.append((step, state, shared))
+    guard let (state, _) = timeline.recompute(step, from: from, feature.reduce) else { return nil }
+    recomputed.append(state)
     if recomputed.count > 4 { recomputed.removeFirst() }
-    return (state, shared)
+    return (state.rootState, state.shared)
   }
 
   /// The feature's state at `step` (0: where the session started), recomputed if need be.
@@ -705,15 +673,7 @@ final class InspectorSession<State, Action> {
   ) async -> (rootState: Any, shared: SharedSnapshot?)? {
     guard timeline.contains(step) else { return nil }
     let generation = self.generation
-    if let hit = knownStates.first(where: { $0.step == step }) {
-      return (hit.rootState, hit.shared)
-    }
-    var from = timeline.checkpoint(atOrBefore: step)
-    if let nearer = knownStates.filter({ $0.step < step && $0.step > from.step }).max(by: {
-      $0.step < $1.step
-    }) {
-      from = .init(step: nearer.step, rootState: nearer.rootState, shared: nearer.shared)
-    }
+    let from = timeline.start(for: step, known: knownStates)
     guard from.step < step else { return (from.rootState, from.shared) }
     let hasShared = from.shared != nil
     var state = from.rootState
@@ -746,7 +706,7 @@ final class InspectorSession<State, Action> {
       }
     }
     if generation == self.generation {
-      recomputed.append((step, state, shared))
+      recomputed.append(.init(step: step, rootState: state, shared: shared))
       if recomputed.count > 4 { recomputed.removeFirst() }
     }
     return (state, shared)
@@ -875,25 +835,15 @@ final class InspectorSession<State, Action> {
     // NB: the checkpoints after the step held states with its action (or without it): they
     // are made again on the way, where they were (with shared values, only the last is).
     let remade = Set(timeline.checkpoints.map(\.step).filter { $0 > from.step && $0 < last })
-    let replayed = SharedReplay.isolating(from: from.shared) {
-      () -> (state: Any, checkpoints: [InspectorTimeline<Action>.Checkpoint])? in
-      var state = from.rootState
-      var checkpoints: [InspectorTimeline<Action>.Checkpoint] = []
-      for number in (from.step + 1)...last {
-        guard let next = timeline.replay(number, on: state, feature.reduce) else { return nil }
-        state = next
-        if from.shared == nil, remade.contains(number) {
-          checkpoints.append(.init(step: number, rootState: state, shared: nil))
-        }
-      }
-      return (state, checkpoints)
-    }
-    guard let result = replayed.result else {
+    guard
+      let result = timeline.recompute(
+        last, from: from, keeping: from.shared == nil ? remade : [], feature.reduce)
+    else {
       return refuse("The steps after \(step) could not be recomputed.")
     }
     timeline.dropCheckpoints(after: from.step)
-    for checkpoint in result.checkpoints { timeline.setCheckpoint(checkpoint) }
-    let target = (result.state, from.shared == nil ? nil : replayed.shared)
+    for checkpoint in result.kept { timeline.setCheckpoint(checkpoint) }
+    let target = (result.state.rootState, result.state.shared)
     guard moveStore(to: target, in: &timeline, pinned: false) else {
       self.timeline = before
       return refuse("The store could not be put at the state without step \(step).")
@@ -1083,28 +1033,12 @@ final class InspectorSession<State, Action> {
     try writer.encodeActions(
       slice: SliceBudget(maximumDuration: .seconds(1_000_000)), json: exportJSON)
     // NB: the last state is recomputed at once: at quit, there is no app's work to run first.
-    guard let last = rootStateAtOnce(at: timeline.lastStep, in: timeline) else {
+    let from = timeline.checkpoint(atOrBefore: timeline.lastStep)
+    guard let (last, _) = timeline.recompute(timeline.lastStep, from: from, feature.reduce) else {
       throw .encodingFailed("the last step could not be recomputed")
     }
-    return try writer.finish(last: last, json: exportJSON, state: feature.featureState)
-  }
-
-  /// The state at `step` of a timeline that need not be the session's own, at once.
-  private func rootStateAtOnce(
-    at step: Int, in timeline: InspectorTimeline<Action>
-  ) -> (rootState: Any, shared: SharedSnapshot?)? {
-    let from = timeline.checkpoint(atOrBefore: step)
-    guard from.step < step else { return (from.rootState, from.shared) }
-    let replayed = SharedReplay.isolating(from: from.shared) { () -> Any? in
-      var state = from.rootState
-      for number in (from.step + 1)...step {
-        guard let next = timeline.replay(number, on: state, feature.reduce) else { return nil }
-        state = next
-      }
-      return state
-    }
-    guard let state = replayed.result else { return nil }
-    return (state, from.shared == nil ? nil : replayed.shared)
+    return try writer.finish(
+      last: (last.rootState, last.shared), json: exportJSON, state: feature.featureState)
   }
 
   private let exportEncoder: JSONEncoder = {

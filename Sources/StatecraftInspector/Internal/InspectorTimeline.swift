@@ -1,15 +1,19 @@
-// Owns what the Inspector keeps of a session in memory: each step's action (never its state),
-// and the root's state with its shared values only at checkpoints. A step's state is recomputed
-// from the checkpoint before it by running the reducer again on the recorded actions (see
-// InspectorSession.swift), so the memory follows the number of steps and what changed, not the
-// size of the state times the number of steps: keeping every step's state would keep a copy of
-// every collection the reducer changes (copy-on-write), which is what made 8,000 adds cost
-// gigabytes. The number of checkpoints is bounded too: past it, every other regular checkpoint
-// goes and the interval doubles, so that a large state costs a bounded number of copies, and a
-// recomputed step runs at most a few thousand actions. A checkpoint made because the state
-// changed outside the reducer is pinned: the steps after it can't be recomputed without it. The
-// timeline is a window: past its maximum number of steps, the oldest leave the window at once,
-// and are dropped from memory a checkpoint at a time.
+// Owns what the Inspector keeps of a session in memory, and its policy, as a value with no I/O:
+// each step's action (never its state), the root's state with its shared values only at
+// checkpoints, when a step becomes one, and how a step's state is recomputed from the
+// checkpoint before it (by the reducer, on the recorded actions, a skipped step passed by).
+// InspectorSession.swift is the shell: it records the store's steps here, answers the pages, and
+// runs long recomputations a slice at a time.
+//
+// The memory follows the number of steps and what changed, not the size of the state times the
+// number of steps: keeping every step's state would keep a copy of every collection the reducer
+// changes (copy-on-write), which is what made 8,000 adds cost gigabytes. The number of
+// checkpoints is bounded too: past it, every other regular checkpoint goes and the interval
+// doubles, so that a large state costs a bounded number of copies, and a recomputed step runs at
+// most a few thousand actions. A checkpoint made because the state changed outside the reducer
+// is pinned: the steps after it can't be recomputed without it. The timeline is a window: past
+// its maximum number of steps, the oldest leave the window at once, and are dropped from memory
+// a checkpoint at a time.
 import Foundation
 import Statecraft
 
@@ -58,10 +62,49 @@ struct InspectorTimeline<Action> {
   private(set) var steps: [Step] = []
   /// In step order; the first is at `firstStep`.
   private(set) var checkpoints: [Checkpoint]
+  let limits: TimelineLimits
+  /// The steps between two regular checkpoints now: it doubles when they are thinned.
+  private(set) var checkpointInterval: Int
 
-  init(start: Checkpoint) {
+  init(start: Checkpoint, limits: TimelineLimits) {
     firstStep = start.step
     checkpoints = [start]
+    self.limits = limits
+    checkpointInterval = limits.checkpointInterval
+  }
+
+  /// What recording a step changed, beyond the step itself.
+  struct Recorded {
+    /// Checkpoints were thinned: a state computed from one that went may be dropped.
+    var thinned = false
+    /// The oldest steps were dropped.
+    var trimmed = false
+  }
+
+  /// Appends `step`, whose state is `state`, with its shared values `shared()`, and keeps the
+  /// timeline within its limits.
+  ///
+  /// The step is a checkpoint when `checkpointInterval` steps passed since the last one, or
+  /// when `outsideChange`: the state before it did not come from the last step's by the reducer
+  /// alone, so that it can't be recomputed (pinned). Past `limits.maximumCheckpoints`, every
+  /// other checkpoint goes and the interval doubles. Past `limits.maximumSteps`, the oldest
+  /// steps go, a checkpoint at a time, keeping every step from `floor` on.
+  mutating func record(
+    _ step: Step, state: Any, shared: SharedSnapshot?, outsideChange: Bool,
+    keepingFrom floor: (_ lastStep: Int) -> Int
+  ) -> Recorded {
+    var recorded = Recorded()
+    steps.append(step)
+    if outsideChange || stepsSinceCheckpoint >= checkpointInterval {
+      setCheckpoint(
+        .init(step: lastStep, rootState: state, shared: shared, isPinned: outsideChange))
+      if thin(toAtMost: limits.maximumCheckpoints) {
+        checkpointInterval *= 2
+        recorded.thinned = true
+      }
+    }
+    recorded.trimmed = trim(toAtMost: limits.maximumSteps, keepingFrom: floor(lastStep))
+    return recorded
   }
 
   var lastStep: Int { firstStep + steps.count }
@@ -95,10 +138,6 @@ struct InspectorTimeline<Action> {
   /// The number of steps since the last checkpoint.
   var stepsSinceCheckpoint: Int { lastStep - checkpoints[checkpoints.count - 1].step }
 
-  mutating func append(_ step: Step) {
-    steps.append(step)
-  }
-
   /// Leaves step `number` (`firstStep + 1 ... lastStep`) out of the session, or puts it back.
   mutating func setSkipped(_ number: Int, _ skipped: Bool) {
     steps[number - firstStep - 1].isSkipped = skipped
@@ -110,6 +149,43 @@ struct InspectorTimeline<Action> {
   func replay(_ number: Int, on state: Any, _ reduce: (Any, Any) -> Any?) -> Any? {
     guard let step = step(number) else { return nil }
     return step.isSkipped ? state : reduce(state, step.rootAction)
+  }
+
+  /// The state to recompute `step` from: the checkpoint at or before it, or a state at hand
+  /// (`known`: states of steps, the last ones viewed) nearer to it. Its step is `step` when
+  /// `step`'s own state is at hand.
+  func start(for step: Int, known: [Checkpoint]) -> Checkpoint {
+    if let hit = known.first(where: { $0.step == step }) { return hit }
+    let from = checkpoint(atOrBefore: step)
+    let nearer = known.filter { $0.step < step && $0.step > from.step }.max { $0.step < $1.step }
+    return nearer ?? from
+  }
+
+  /// The root state at `step`, recomputed at once from `from` (a state of a step before it):
+  /// each step's action run by `reduce` (a skipped one passed by), without effects, and with
+  /// shared values written to copies (see SharedReplay.swift). With it, the states at the
+  /// `keeping` steps on the way, in order (checkpoints to make again). Nil when the reducer
+  /// can't run a step's action.
+  func recompute(
+    _ step: Int, from: Checkpoint, keeping: Set<Int> = [], _ reduce: (Any, Any) -> Any?
+  ) -> (state: Checkpoint, kept: [Checkpoint])? {
+    guard from.step < step else { return (from, []) }
+    let replayed = SharedReplay.isolating(from: from.shared) { () -> (Any, [Checkpoint])? in
+      var state = from.rootState
+      var kept: [Checkpoint] = []
+      for number in (from.step + 1)...step {
+        guard let next = replay(number, on: state, reduce) else { return nil }
+        state = next
+        if keeping.contains(number) {
+          kept.append(.init(step: number, rootState: state, shared: nil))
+        }
+      }
+      return (state, kept)
+    }
+    guard let (state, kept) = replayed.result else { return nil }
+    return (
+      .init(step: step, rootState: state, shared: from.shared == nil ? nil : replayed.shared), kept
+    )
   }
 
   /// The number of steps from the first to `step` that are not skipped: where `step` is in a
