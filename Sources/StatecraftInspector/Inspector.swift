@@ -39,7 +39,7 @@ public final class Inspector<State, Action> {
   public let token: String
 
   let session: InspectorSession<State, Action>
-  private let server: InspectorServer
+  let server: InspectorServer
   private var isStopped = false
 
   /// Starts an inspector for `store`: the whole of its state and its actions.

@@ -21,6 +21,8 @@ final class ConnectionLimiter: @unchecked Sendable {
   private var unproven: [(id: Int, channel: any Channel)] = []
   private var proven: Set<Int> = []
   private var lastID = 0
+  /// The tests waiting for a number of connections to have been admitted.
+  private var admissionWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
   init(maximum: Int) {
     self.maximum = maximum
@@ -40,7 +42,31 @@ final class ConnectionLimiter: @unchecked Sendable {
       return (lastID, evicted)
     }
     admission?.evicted?.close(promise: nil)
+    resumeAdmissionWaiters()
     return admission?.id
+  }
+
+  /// Returns once `count` connections have been admitted since the server started (the tests'
+  /// way to open connections in a known order: connections on different event loops are
+  /// admitted in any order).
+  func waitForAdmissions(_ count: Int) async {
+    await withCheckedContinuation { continuation in
+      let ready = lock.withLock {
+        guard lastID < count else { return true }
+        admissionWaiters.append((count, continuation))
+        return false
+      }
+      if ready { continuation.resume() }
+    }
+  }
+
+  private func resumeAdmissionWaiters() {
+    let ready = lock.withLock {
+      let ready = admissionWaiters.filter { $0.count <= lastID }
+      admissionWaiters.removeAll { $0.count <= lastID }
+      return ready
+    }
+    for waiter in ready { waiter.continuation.resume() }
   }
 
   /// Marks slot `id`'s connection as one that showed the token: no newcomer takes its slot.

@@ -3,7 +3,7 @@
 // import), the WebSocket upgrade with its Host, token and Origin checks, and the limits on what a
 // page may send. What a request may do is decided from its head before any body byte is read
 // (RequestPolicy.swift). It knows nothing of stores: what a route or a socket message does is the
-// session's (InspectorSession.swift), reached on the main actor.
+// session's (Session/InspectorSession.swift), reached on the main actor.
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -67,10 +67,13 @@ struct InspectorServerLimits: Sendable {
 /// The server: bound to 127.0.0.1 until ``close()``.
 final class InspectorServer: Sendable {
   let port: Int
+  /// The cap on open connections, and the count against it.
+  let connections: ConnectionLimiter
   private let channel: any Channel
 
-  private init(port: Int, channel: any Channel) {
+  private init(port: Int, connections: ConnectionLimiter, channel: any Channel) {
     self.port = port
+    self.connections = connections
     self.channel = channel
   }
 
@@ -107,7 +110,7 @@ final class InspectorServer: Sendable {
       try? await channel.close()
       throw InspectorError.couldNotBind(port: port, reason: "it has no port after binding")
     }
-    return InspectorServer(port: boundPort, channel: channel)
+    return InspectorServer(port: boundPort, connections: connections, channel: channel)
   }
 
   /// Stops accepting connections. Open sockets are closed by the session.

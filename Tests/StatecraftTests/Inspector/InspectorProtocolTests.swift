@@ -44,8 +44,12 @@ extension Engine {
       let (store, inspector) = try await makeInspector(
         InspectorConfiguration(maximumConnections: 2, requestHeadTimeout: .seconds(3_600)))
       let port = inspector.port
+      // NB: each connection is admitted before the next opens: connections on different event
+      // loops are admitted in any order, and the one evicted must be `first`.
       try await WireClient.withConnection(port: port) { first in
+        await inspector.server.connections.waitForAdmissions(1)
         try await WireClient.withConnection(port: port) { _ in
+          await inspector.server.connections.waitForAdmissions(2)
           // NB: both slots are held by connections that send nothing.
           try await withInspectorPage(inspector) { page, _ in
             store.send(.add(1))

@@ -392,7 +392,7 @@ extension Engine {
         let detail = try await page.read(until: "detail").message
         let state = try #require(detail["state"] as? [String: Any])
         #expect((state["box"] as? [String: Any])?["value"] as? Int == 1)
-        #expect(inspector.session.encodesStatesOnMainActor)
+        #expect(inspector.session.encodesOnMainActor)
       }
       await inspector.stop()
     }

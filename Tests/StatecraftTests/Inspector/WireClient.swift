@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOPosix
 import StatecraftInspector
+import Synchronization
 import Testing
 
 /// A loopback client that speaks HTTP and WebSocket at the byte level, so that tests can send
@@ -10,7 +11,9 @@ enum WireClient {
   /// Connects to 127.0.0.1 at `port` and runs `body` with the connection, closing it after.
   ///
   /// NB: a failure guard, not a timing assertion: the connection is closed after 30 s, so that a
-  /// test waiting for something that never comes fails instead of hanging.
+  /// test waiting for something that never comes fails instead of hanging. The guard's close
+  /// is an error, even when the body took it for the server's: a read to the end would
+  /// otherwise pass on a connection the server never closed.
   @MainActor
   static func withConnection<Result>(
     port: Int, _ body: @MainActor (inout WireConnection) async throws -> Result
@@ -22,14 +25,26 @@ enum WireClient {
         }
       }
     let underlying = channel.channel
+    let guardFired = GuardFlag()
     let guardTask = underlying.eventLoop.scheduleTask(in: .seconds(30)) {
+      guardFired.fired.store(true, ordering: .relaxed)
       underlying.close(promise: nil)
     }
     defer { guardTask.cancel() }
-    return try await channel.executeThenClose { inbound, outbound in
+    let result = try await channel.executeThenClose { inbound, outbound in
       var connection = WireConnection(iterator: inbound.makeAsyncIterator(), outbound: outbound)
       return try await body(&connection)
     }
+    if guardFired.fired.load(ordering: .relaxed) {
+      throw WireError(
+        description: "the test's 30 s guard closed the connection: what the test waited for never came")
+    }
+    return result
+  }
+
+  /// Whether a connection's guard closed it.
+  private final class GuardFlag: Sendable {
+    let fired = Atomic(false)
   }
 
   /// An HTTP request's status and body (the server closes the connection after answering).

@@ -1,0 +1,259 @@
+// Owns the ways a page changes the store, each only when asked: "continue from here" and its
+// undo, skip and unskip, commit, and an action sent from the page. Each recomputes at once (the
+// user asked for it) and puts the store at the result.
+import Foundation
+import Statecraft
+
+extension InspectorSession {
+  // MARK: - Continue from here
+
+  /// Puts the store at `step`, setting aside the steps after it, which `undoContinue` puts
+  /// back: the one way a page changes the store's state, and only when asked.
+  func continueFrom(_ step: Int, page: PageConnection) {
+    guard var timeline = self.timeline, isViewable(step) else {
+      page.send(noSuchStep(step, context: "continue"))
+      return
+    }
+    flush()
+    guard step < timeline.lastStep else {
+      page.send(
+        InspectorMessage.error(
+          context: "continue",
+          message: "Step \(step) is the live state: there is nothing to set aside."))
+      return
+    }
+    guard let target = rootState(at: step) else {
+      page.send(
+        InspectorMessage.error(
+          context: "continue", message: "The state at step \(step) could not be recomputed."))
+      return
+    }
+    let liveStep = timeline.lastStep
+    let aside = timeline.cut(after: step)
+    guard moveStore(to: target, in: &timeline) else {
+      timeline.restore(aside)
+      page.send(
+        InspectorMessage.error(
+          context: "continue", message: "The store could not be put at step \(step)."))
+      return
+    }
+    branch = aside
+    self.timeline = timeline
+    sendTimeline(
+      to: Array(pages.values),
+      note: """
+        Continued from step \(step): steps \(step + 1) to \(liveStep) were set aside. \
+        Undo puts them back.
+        """)
+  }
+
+  /// Swaps the steps set aside by the last "continue from here" with the ones made since.
+  func undoContinue(page: PageConnection) {
+    guard var timeline = self.timeline, let aside = branch else {
+      page.send(
+        InspectorMessage.error(
+          context: "undoContinue", message: "There is no \"continue from here\" to undo."))
+      return
+    }
+    flush()
+    let madeSince = timeline.cut(after: aside.from)
+    timeline.restore(aside)
+    self.timeline = timeline
+    forgetComputedStates()
+    guard let target = rootState(at: timeline.lastStep), moveStore(to: target, in: &timeline)
+    else {
+      _ = timeline.cut(after: aside.from)
+      timeline.restore(madeSince)
+      self.timeline = timeline
+      page.send(
+        InspectorMessage.error(
+          context: "undoContinue", message: "The store could not be put back."))
+      return
+    }
+    branch = madeSince.steps.isEmpty ? nil : madeSince
+    self.timeline = timeline
+    sendTimeline(
+      to: Array(pages.values),
+      note: """
+        Undone: steps \(aside.from + 1) to \(timeline.lastStep) are back, and the store is at \
+        step \(timeline.lastStep). \(madeSince.steps.isEmpty ? "No step was made since." : "The \(madeSince.steps.count) steps made since were set aside.")
+        """)
+  }
+
+  /// Leaves step `step`'s action out of the session, or puts it back (Redux DevTools' "skip"):
+  /// the steps after it are recomputed, at once (the user asked for it), and the store is put
+  /// at the result, with effects left alone. The step stays in the timeline, marked skipped;
+  /// its state is the one before it. A state a page put the store at (a continue, an undo, a
+  /// skip) is recomputed through like any other. Refused for a step at or before a state made
+  /// outside the reducer (the steps after such a state don't follow from the ones before it),
+  /// and for a step at or before the one the steps set aside by "continue from here" go back
+  /// to.
+  func skip(_ step: Int, skipped: Bool, page: PageConnection) {
+    let context = skipped ? "skip" : "unskip"
+    func refuse(_ message: String) {
+      page.send(InspectorMessage.error(context: context, message: message))
+    }
+    guard var timeline = self.timeline, isViewable(step) else {
+      page.send(noSuchStep(step, context: context))
+      return
+    }
+    flush()
+    guard let current = timeline.step(step) else {
+      return refuse("Step \(step) is where the timeline starts: it has no action to skip.")
+    }
+    guard current.isSkipped != skipped else {
+      return refuse("Step \(step) is \(skipped ? "already skipped" : "not skipped").")
+    }
+    if let branch, step <= branch.from {
+      return refuse(
+        """
+        The steps after \(branch.from) are set aside by "continue from here", and go back to \
+        the state at step \(branch.from): undo the continue first, or skip a later step.
+        """)
+    }
+    if let made = timeline.checkpoints.first(where: {
+      $0.isPinned && !$0.isMove && $0.step >= step
+    }) {
+      return refuse(
+        """
+        Step \(step) can't be \(skipped ? "skipped" : "put back"): the state before step \
+        \(made.step) was changed outside the reducer (a shared value written, a state replaced), \
+        so the steps from there don't follow from the ones before.
+        """)
+    }
+    let before = timeline
+    timeline.setSkipped(step, skipped)
+    let from = timeline.checkpoint(atOrBefore: step - 1)
+    let last = timeline.lastStep
+    // NB: the checkpoints after the step held states with its action (or without it): they
+    // are made again on the way, where they were (with shared values, only the last is).
+    let remade = Set(timeline.checkpoints.map(\.step).filter { $0 > from.step && $0 < last })
+    guard
+      let result = timeline.recompute(
+        last, from: from, keeping: from.shared == nil ? remade : [], feature.reduce)
+    else {
+      return refuse("The steps after \(step) could not be recomputed.")
+    }
+    timeline.dropCheckpoints(after: from.step)
+    for checkpoint in result.kept { timeline.setCheckpoint(checkpoint) }
+    let target = (result.state.rootState, result.state.shared)
+    guard moveStore(to: target, in: &timeline, pinned: false) else {
+      self.timeline = before
+      return refuse("The store could not be put at the state without step \(step).")
+    }
+    self.timeline = timeline
+    sendTimeline(
+      to: Array(pages.values),
+      note: skipped
+        ? """
+        Skipped step \(step) (\(current.caseName)): the steps after it were recomputed without its \
+        action, and the app is at the result. Unskip puts it back.
+        """
+        : """
+        Step \(step) (\(current.caseName)) is back: the steps after it were recomputed with its \
+        action, and the app is at the result.
+        """)
+  }
+
+  /// Starts the timeline at the live state, dropping the steps before it (Redux DevTools'
+  /// "commit"): the app's state doesn't change, and "continue from here" at the new first step
+  /// goes back to it (a revert). Refused while steps are set aside: committing would drop them.
+  func commit(page: PageConnection) {
+    guard var timeline = self.timeline else { return }
+    guard branch == nil else {
+      page.send(
+        InspectorMessage.error(
+          context: "commit",
+          message: """
+            Steps are set aside by "continue from here": undo the continue, or go on from \
+            here and quit to keep them beside the data, before committing.
+            """))
+      return
+    }
+    flush()
+    guard let live = feature.currentRootState() else { return }
+    let dropped = timeline.lastStep - timeline.firstStep
+    timeline.commit(.init(step: timeline.lastStep, rootState: live, shared: snapshot()))
+    self.timeline = timeline
+    forgetComputedStates()
+    takeTheStoreAsItIs()
+    sendTimeline(
+      to: Array(pages.values),
+      note: """
+        Committed: the timeline starts at step \(timeline.firstStep), the live state; the \
+        \(dropped) steps before it were dropped. Revert goes back to this state.
+        """)
+  }
+
+  /// Puts the store, and its shared values, at `target`, the state at the timeline's last step,
+  /// which becomes a checkpoint of the store's state.
+  ///
+  /// The checkpoint is pinned unless `pinned` is false: a state the replay of the timeline's
+  /// own steps led to (a skip) can be recomputed again.
+  func moveStore(
+    to target: (rootState: Any, shared: SharedSnapshot?),
+    in timeline: inout InspectorTimeline<Action>, pinned: Bool = true
+  ) -> Bool {
+    guard let state = feature.featureState(target.rootState) else { return false }
+    // NB: the shared values the state holds go back to their values at that step too (a
+    // persisted one is saved): the user chose this state.
+    target.shared?.restore()
+    guard feature.replaceState(state), let live = feature.currentRootState() else { return false }
+    timeline.setCheckpoint(
+      .init(
+        step: timeline.lastStep, rootState: live, shared: snapshot(), isPinned: pinned,
+        isMove: true))
+    forgetComputedStates()
+    sentCount = timeline.lastStep
+    takeTheStoreAsItIs()
+    return true
+  }
+
+  /// Forgets the states recomputed and their trees, and starts over the work that awaited
+  /// across this: the timeline's steps may no longer be what they were.
+  func forgetComputedStates() {
+    recomputed = []
+    lastStates = []
+    trees = []
+    generation += 1
+  }
+
+  /// Takes the store's state and shared values as they are now as the last step's: a
+  /// difference before the next step then comes from outside the reducer (a checkpoint).
+  func takeTheStoreAsItIs() {
+    needsCheckpoint = false
+    sharedChangesAfterLastStep = sharedChangeCount()
+    replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
+  }
+
+  func send(_ json: Data, page: PageConnection) {
+    guard let type = Action.self as? any Decodable.Type else {
+      page.send(
+        InspectorMessage.error(
+          context: "send",
+          message:
+            "\(Action.self) is not Decodable, so an action can't be sent from the page. Make it Codable to send actions as JSON."
+        ))
+      return
+    }
+    let action: Action
+    do {
+      action = try decodeAction(type, from: json)
+    } catch {
+      page.send(
+        InspectorMessage.error(
+          context: "send", message: "The action does not decode: \(describeDecoding(error))"))
+      return
+    }
+    feature.send(action)
+    page.send(InspectorMessage.sent)
+  }
+
+  func decodeAction(_ type: any Decodable.Type, from json: Data) throws -> Action {
+    func decode<T: Decodable>(_ type: T.Type) throws -> Action {
+      let value = try JSONDecoder().decode(T.self, from: json)
+      return value as! Action
+    }
+    return try decode(type)
+  }
+}

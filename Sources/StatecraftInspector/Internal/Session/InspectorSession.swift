@@ -1,0 +1,431 @@
+// Owns the Inspector's shell around a session: the pages connected, the store's steps recorded
+// into the timeline (InspectorTimeline.swift, the policy of what is kept), the steps sent to the
+// pages, and the pages' messages, each answered in order (PageWork.swift). It records only while
+// a page is connected, or steps are set aside (so that a page that reloads can still undo):
+// otherwise the store has no step observer, and pays nothing. What a page views is in
+// InspectorSession+Views.swift, what changes the store in InspectorSession+Moves.swift, and the
+// export in InspectorExport.swift.
+import Foundation
+import Statecraft
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// Gives the allocator's free memory back to the system (glibc's `malloc_trim`), so that the
+/// memory of a timeline dropped when the last page leaves shows as returned, not only as free
+/// inside the process.
+private func returnFreedMemoryToTheSystem() {
+  #if canImport(Glibc)
+    // NB: looked up at run time: `malloc_trim` is glibc's, and not in the Glibc module.
+    typealias MallocTrim = @convention(c) (Int) -> Int32
+    // glibc's RTLD_DEFAULT is a null handle: the symbol is looked up in the whole process.
+    guard let symbol = dlsym(nil, "malloc_trim") else { return }
+    _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+  #endif
+}
+
+@MainActor
+final class InspectorSession<State, Action> {
+  let feature: InspectedFeature<State, Action>
+  let limits: TimelineLimits
+  var generateTest: (@MainActor (Data) throws -> String)?
+  var importSession: (@MainActor (Data) async -> InspectorResponse)?
+  /// How the session's long work is cut into slices.
+  var slicing = SliceBudget()
+
+  var timeline: InspectorTimeline<Action>?
+  /// The steps set aside by the last "continue from here", which "undo" puts back.
+  var branch: InspectorTimeline<Action>.Branch?
+  /// The shared values the state holds, found when the timeline starts.
+  var sharedReferences: [any AnySharedReference] = []
+  /// The sum of their change counts after the last step, and the store's count of replaced
+  /// states then: a difference before the next step means its state did not come from the
+  /// last step's by the reducer alone, so the next step is a checkpoint.
+  var sharedChangesAfterLastStep: UInt64 = 0
+  var replacementsAfterLastStep: UInt64 = 0
+  var needsCheckpoint = false
+  /// When the timeline started.
+  var start = ContinuousClock.now
+  /// The steps sent to the pages so far (the last one's number).
+  var sentCount = 0
+  var flushScheduled = false
+  var observerIDs: [UInt64] = []
+  var pages: [ObjectIdentifier: PageConnection] = [:]
+  /// The last states recomputed, by step: a page that views a step asks for it and the one
+  /// before it, and then often the next.
+  var recomputed: [InspectorTimeline<Action>.Checkpoint] = []
+  /// The trees of the last feature states sent to the pages, by step, for the pages' requests
+  /// for more of them.
+  var trees: [(step: Int, generation: Int, tree: JSONValue)] = []
+  /// The states of the last two steps, as the store had them. A page that follows the live end
+  /// views them, and they share the store's storage with the states it viewed before (see
+  /// TreeEncoder.swift), where a state recomputed from a checkpoint shares none.
+  var lastStates: [InspectorTimeline<Action>.Checkpoint] = []
+
+  /// The earliest the next "follow" is answered (see `SliceBudget.followShare`).
+  var nextFollowAnswer = ContinuousClock.now
+  /// What each page has under way: its requests in order, and its last "follow".
+  let work = PageWork()
+  /// The last answer to a "follow", cancelled or not (the tests await it).
+  var lastFollow: Task<Void, Never>? { work.lastFollow }
+
+  /// The states at hand without recomputing: the last two steps' and the last recomputed.
+  var knownStates: [InspectorTimeline<Action>.Checkpoint] {
+    lastStates + recomputed
+  }
+
+  /// Encodes the states to trees, remembering the last one's values; a new one when the
+  /// session stops recording (an encoding under way off the main actor keeps the old one).
+  var treeEncoder = TreeEncoder()
+  /// The encoding under way off the main actor, if any: encodings run one at a time.
+  var encoding: Task<JSONValue?, Never>?
+  /// Whether the feature's states are encoded on the main actor: once one held a class
+  /// instance or a shared value whose value was not recorded (see `encodeTree`).
+  var encodesOnMainActor = false
+  /// Changes when a step's state may no longer be what it was: a new timeline, a continue, an
+  /// undo. Work that awaited across one starts again.
+  var generation = 0
+
+  init(feature: InspectedFeature<State, Action>, limits: TimelineLimits) {
+    self.feature = feature
+    self.limits = TimelineLimits(
+      maximumSteps: max(limits.maximumSteps, 1),
+      checkpointInterval: max(limits.checkpointInterval, 1),
+      maximumCheckpoints: max(limits.maximumCheckpoints, 2))
+  }
+
+  var pageCount: Int { pages.count }
+
+  /// Waiters for a number of pages (tests await a page's departure this way).
+  var pageCountWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+  /// Returns once `count` pages are connected.
+  func waitForPageCount(_ count: Int) async {
+    guard pages.count != count else { return }
+    await withCheckedContinuation { pageCountWaiters.append((count, $0)) }
+  }
+
+  func pageCountChanged() {
+    let ready = pageCountWaiters.filter { $0.count == pages.count }
+    pageCountWaiters.removeAll { $0.count == pages.count }
+    for waiter in ready { waiter.continuation.resume() }
+  }
+  var isRecording: Bool { !observerIDs.isEmpty }
+
+  /// The number of states the timeline holds (its checkpoints), for the tests of its memory.
+  var keptStateCount: Int { (timeline?.checkpoints.count ?? 0) + (branch?.checkpoints.count ?? 0) }
+
+  /// What the page may offer.
+  var capabilities: [String: Bool] {
+    [
+      "send": Action.self is any Decodable.Type,
+      "export": canExport,
+      "import": importSession != nil,
+      "generateTest": generateTest != nil && canExport,
+      "continue": true,
+      "skip": true,
+    ]
+  }
+
+  var canExport: Bool {
+    State.self is any Encodable.Type && Action.self is any Encodable.Type
+  }
+
+  // MARK: - Pages
+
+  /// Starts recording when it is the first page; sends the page what happened so far; reads its
+  /// messages until it disconnects.
+  func connect(_ page: PageConnection) {
+    if pages.isEmpty && !isRecording {
+      guard startRecording() else {
+        page.send(
+          InspectorMessage.error(context: "connect", message: "The inspected store was released."))
+        page.close()
+        return
+      }
+    }
+    pages[ObjectIdentifier(page)] = page
+    defer { pageCountChanged() }
+    page.send(
+      InspectorMessage.welcome(
+        feature: feature.name, capabilities: capabilities, stepCount: sentCount))
+    sendTimeline(to: [page], note: nil)
+    Task { @MainActor [weak self] in
+      for await message in page.messages {
+        guard let self else { break }
+        if case .text(let text) = message { await self.receive(text, from: page) }
+      }
+      self?.disconnect(page)
+    }
+  }
+
+  func disconnect(_ page: PageConnection) {
+    guard pages.removeValue(forKey: ObjectIdentifier(page)) != nil else { return }
+    work.forget(ObjectIdentifier(page))
+    // NB: while steps are set aside, the timeline stays, so that a page that reloads (or the
+    // next one) can still undo the continue, and the app can keep them at quit.
+    if pages.isEmpty && branch == nil { stopRecording() }
+    pageCountChanged()
+  }
+
+  /// Closes every page and stops recording.
+  func closeAll() {
+    for page in pages.values { page.close() }
+    pages.removeAll()
+    stopRecording()
+    pageCountChanged()
+  }
+
+  func startRecording() -> Bool {
+    guard let root = feature.currentRootState(), feature.featureState(root) != nil else {
+      return false
+    }
+    sharedReferences = SharedSnapshot.references(in: root)
+    timeline = InspectorTimeline(
+      start: .init(step: 0, rootState: root, shared: snapshot()), limits: limits)
+    branch = nil
+    forgetComputedStates()
+    start = .now
+    sentCount = 0
+    sentFirstStep = 0
+    takeTheStoreAsItIs()
+    observerIDs = [
+      feature.runtime.stepObservers.add(willReduce: { [weak self] in self?.willReduce() }),
+      feature.runtime.stepObservers.add { [weak self] step in self?.record(step) },
+    ]
+    return true
+  }
+
+  func stopRecording() {
+    for id in observerIDs { feature.runtime.stepObservers.remove(id) }
+    observerIDs = []
+    // NB: nothing to put back: viewing a step never moved the store.
+    timeline = nil
+    branch = nil
+    forgetComputedStates()
+    treeEncoder = TreeEncoder()
+    sharedReferences = []
+    sentCount = 0
+    returnFreedMemoryToTheSystem()
+  }
+
+  // MARK: - Recording
+
+  func sharedChangeCount() -> UInt64 {
+    sharedReferences.reduce(0) { $0 &+ $1.changeCount }
+  }
+
+  /// Before an action: a shared value changed, or the state was replaced, since the last step
+  /// (by an effect, another store, a file changed on disk), so that the next step's state can't
+  /// be recomputed from the last one's.
+  func willReduce() {
+    if sharedChangeCount() != sharedChangesAfterLastStep
+      || feature.runtime.stepObservers.stateReplacementCount != replacementsAfterLastStep
+    {
+      needsCheckpoint = true
+    }
+  }
+
+  func record(_ reduced: ReducedStep) {
+    guard var timeline else { return }
+    self.timeline = nil  // NB: mutated in place, without a copy of its arrays.
+    defer { self.timeline = timeline }
+    guard let step = feature.project(reduced) else {
+      // NB: an action outside the inspected feature changed the root: the feature's next
+      // step starts from a state its own steps don't lead to.
+      needsCheckpoint = true
+      return
+    }
+    let shared = snapshot()
+    let recorded = timeline.record(
+      .init(
+        rootAction: reduced.action, action: step.action, featureAction: step.featureAction,
+        origin: step.origin, time: start.duration(to: .now), caseName: caseName(of: step.action)),
+      state: reduced.state, shared: shared, outsideChange: needsCheckpoint,
+      keepingFrom: { [branch] in branch?.from ?? $0 })
+    needsCheckpoint = false
+    lastStates.append(.init(step: timeline.lastStep, rootState: reduced.state, shared: shared))
+    if lastStates.count > 2 { lastStates.removeFirst() }
+    if recorded.thinned { recomputed = [] }
+    if recorded.trimmed { recomputed.removeAll { $0.step < timeline.firstStep } }
+    sharedChangesAfterLastStep = sharedChangeCount()
+    replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
+    guard !flushScheduled else { return }
+    flushScheduled = true
+    // NB: the steps of a burst go to the pages in one message, after the send loop is done.
+    Task { @MainActor [weak self] in self?.flush() }
+  }
+
+  /// The first step of the window the pages were last told of.
+  var sentFirstStep = 0
+
+  /// The first step the pages see (see ``InspectorTimeline/windowStart(maximumSteps:)``).
+  var windowStart: Int {
+    timeline?.windowStart(maximumSteps: limits.maximumSteps) ?? 0
+  }
+
+  /// Whether a page may view `step`: it is in the window.
+  func isViewable(_ step: Int) -> Bool {
+    guard let timeline else { return false }
+    return (windowStart...timeline.lastStep).contains(step)
+  }
+
+  /// Sends the pages the steps they have not seen, in order.
+  func flush() {
+    flushScheduled = false
+    guard let timeline else { return }
+    let first = windowStart
+    if first != sentFirstStep {
+      sentFirstStep = first
+      broadcast(InspectorMessage.trimmed(firstStep: first))
+    }
+    guard sentCount < timeline.lastStep else { return }
+    let from = max(sentCount, first) + 1
+    sentCount = timeline.lastStep
+    for message in stepMessages(from...timeline.lastStep, in: timeline) { broadcast(message) }
+  }
+
+  /// The pages' messages for `range`, in chunks.
+  func stepMessages(_ range: ClosedRange<Int>, in timeline: InspectorTimeline<Action>)
+    -> [String]
+  {
+    // NB: a summary is at most 160 characters, 6 bytes each once escaped at worst: a chunk
+    // stays under the bound of a message (`InspectedTree.maximumMessageSize`).
+    let chunk = 1_000
+    var messages: [String] = []
+    var start = range.lowerBound
+    while start <= range.upperBound {
+      let end = min(start + chunk - 1, range.upperBound)
+      messages.append(InspectorMessage.steps((start...end).map { summary($0, in: timeline) }))
+      start = end + 1
+    }
+    return messages
+  }
+
+  /// Tells `pages` the whole timeline: where it starts, the steps set aside, and every step.
+  func sendTimeline(to pages: [PageConnection], note: String?) {
+    guard let timeline else { return }
+    var messages = [
+      InspectorMessage.timeline(
+        firstStep: windowStart, stepCount: sentCount,
+        branch: branch.map { ($0.from, $0.steps.count) }, note: note)
+    ]
+    if sentCount > windowStart {
+      messages += stepMessages((windowStart + 1)...sentCount, in: timeline)
+    }
+    for page in pages {
+      for message in messages { page.send(message) }
+    }
+  }
+
+  func summary(_ index: Int, in timeline: InspectorTimeline<Action>) -> String {
+    guard let step = timeline.step(index) else { return "null" }
+    var text = InspectedValue.json(step.action)
+    if text.count > 160 { text = String(text.prefix(159)) + "…" }
+    return InspectorMessage.step(
+      index: index, caseName: step.caseName, origin: step.origin.rawValue, summary: text,
+      skipped: step.isSkipped)
+  }
+
+  func broadcast(_ text: String) {
+    for page in pages.values { page.send(text) }
+  }
+
+  // MARK: - Messages
+
+  /// Reads a page's message, and answers it after the page's requests before it, without
+  /// waiting for the answer: the socket is read meanwhile, so that a "cancel" reaches the work
+  /// it cancels (see PageWork.swift).
+  ///
+  /// - Returns: The answer's task, which ends once the answer is sent.
+  @discardableResult
+  func receive(_ text: String, from page: PageConnection) async -> Task<Void, Never>? {
+    let request: PageRequest
+    do {
+      request = try PageRequest(text)
+    } catch {
+      page.send(InspectorMessage.error(context: "message", message: error.message))
+      return nil
+    }
+    let id = ObjectIdentifier(page)
+    switch request.kind {
+    case .cancel:
+      let count = await work.cancel(for: id)
+      page.send(InspectorMessage.cancelled(requests: count))
+      return nil
+    case .follow:
+      // NB: the page asked for the live step again: the answer it waits for, if any, would
+      // be of a step already behind.
+      work.cancelFollow(for: id)
+      // NB: the live step and the one before it are at hand (`lastStates`): a page that
+      // follows costs an encoding of what changed, never a replay.
+      // NB: a page that follows a state of megabytes would otherwise keep the app's main
+      // actor (the encoding) and a core (the detail) busy half the time: its details come as
+      // often as a share of the time affords, and the newest step is taken once it is time.
+      // The answer waits apart from the page's other requests (after those sent before it),
+      // and any of them cancels it.
+      let before = work.lastQueued(for: id)
+      let answer = Task { [weak self] in
+        await before?.value
+        guard let self else { return }
+        let waiting = ContinuousClock.now.duration(to: nextFollowAnswer)
+        if waiting > .zero { await slicing.wait(waiting) }
+        guard !Task.isCancelled else { return }
+        let began = ContinuousClock.now
+        await sendDetail(timeline?.lastStep ?? 0, viewing: false, context: "follow", to: page)
+        nextFollowAnswer = began + began.duration(to: .now) * (1 / slicing.followShare)
+      }
+      work.follow(for: id, answer)
+      return answer
+    default:
+      // NB: the page asked for something else since its last "follow": that answer, if it has
+      // not gone yet, would replace what the page now shows.
+      work.cancelFollow(for: id)
+      return await work.enqueue(for: id, cancellable: request.kind.isCancellable) {
+        [weak self] in
+        await self?.answer(request.kind, from: page)
+      }
+    }
+  }
+
+  /// Reads a page's message and answers it, as ``receive(_:from:)`` does, and returns once the
+  /// answer is sent (the tests' way in).
+  func handle(_ text: String, from page: PageConnection) async {
+    await receive(text, from: page)?.value
+  }
+
+  func answer(_ request: PageRequest.Kind, from page: PageConnection) async {
+    switch request {
+    case .detail(let step):
+      await sendDetail(step, viewing: false, context: "detail", to: page)
+    case .jump(let step):
+      // NB: a page views a past step; the store goes on from its live state.
+      await sendDetail(step, viewing: true, context: "jump", to: page)
+    case .children(let step, let path, let offset):
+      await sendChildren(step, path: path, offset: offset, to: page)
+    case .resume:
+      page.send(InspectorMessage.live(stepCount: sentCount))
+    case .continueFrom(let step):
+      continueFrom(step, page: page)
+    case .undoContinue:
+      undoContinue(page: page)
+    case .skip(let step, let skipped):
+      skip(step, skipped: skipped, page: page)
+    case .commit:
+      commit(page: page)
+    case .send(let json):
+      send(json, page: page)
+    case .generateTest:
+      await generate(page: page)
+    case .follow, .cancel:
+      // NB: answered as they are read (`receive`).
+      break
+    }
+  }
+
+  /// The values of the state's shared values now, if it holds any.
+  func snapshot() -> SharedSnapshot? {
+    sharedReferences.isEmpty ? nil : SharedSnapshot(of: sharedReferences)
+  }
+}
