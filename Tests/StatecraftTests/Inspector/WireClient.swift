@@ -37,7 +37,8 @@ enum WireClient {
     }
     if guardFired.fired.load(ordering: .relaxed) {
       throw WireError(
-        description: "the test's 30 s guard closed the connection: what the test waited for never came")
+        description:
+          "the test's 30 s guard closed the connection: what the test waited for never came")
     }
     return result
   }
