@@ -155,7 +155,10 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     let action: Action
     let group: EffectGroup
     let origin: ActionOrigin
-    var namespace: Namespace
+    let namespace: Namespace
+    /// Its child instance left the state after it was queued: it is never reduced (it would
+    /// reach the instance's successor, or be reported for a removed row).
+    var isDropped = false
     /// The root action whose effect sent it, while a step observer wants it.
     let cause: Any?
   }
@@ -242,15 +245,16 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     while index < queue.count {
       var group: EffectGroup? = queue[index].group
       let action = queue[index].action
-      let namespace = queue[index].namespace
+      let isChildAction = !queue[index].namespace.isEmpty
+      let isDropped = queue[index].isDropped
       let origin = queue[index].origin
       let cause = queue[index].cause
       index += 1
-      if !namespace.isEmpty {
+      if isChildAction {
         // NB: a child's `.send` queued behind the action that removed or replaced the child
-        // never reaches its successor: the check after that action marked it departed.
+        // never reaches its successor: the check after that action dropped it.
         loop.childActionDequeued()
-        if namespace.first?.base is DepartedChild { continue }
+        if isDropped { continue }
       }
       reduce(action, origin: origin, cause: cause, group: &group)
     }
@@ -329,12 +333,9 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     guard loop.queuedChildActions > 0 else { return }
     // NB: marked now rather than checked when dequeued: an instance without an identity that
     // leaves and comes back before its action is dequeued is another instance.
-    for index in queue.indices where !queue[index].namespace.isEmpty {
-      let namespace = queue[index].namespace
-      if !(namespace.first?.base is DepartedChild)
-        && !ChildNamespace.isPresent(namespace, in: currentState)
-      {
-        queue[index].namespace = [AnyHashableSendable(DepartedChild())]
+    for index in queue.indices where !queue[index].namespace.isEmpty && !queue[index].isDropped {
+      if !ChildNamespace.isPresent(queue[index].namespace, in: currentState) {
+        queue[index].isDropped = true
       }
     }
   }

@@ -165,9 +165,6 @@ struct ChildOperatorKey: Hashable {
   let scopes: [UncheckedSendable<AnyKeyPath>]
 }
 
-/// Marks a queued action of a child instance that has left the state: it is dropped.
-struct DepartedChild: Hashable, Sendable {}
-
 extension Effect {
   /// Records, in the child namespaces of this effect, that the child runs in the state at
   /// `keyPath` of the `Scope` that returns it (see the comment at the top of this file).
