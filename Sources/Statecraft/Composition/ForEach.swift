@@ -94,7 +94,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     // NB: the effects of an element that any reducer removes are cancelled by the root after the
-    // action (see ChildNamespace.swift).
+    // action (see ChildNamespaceComponent.swift).
     guard case .element(let id, let elementAction)? = toElementAction.extract(from: action) else {
       return parent.reduce(into: &state, action: action)
     }
@@ -148,7 +148,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
   @usableFromInline
   func namespace(for id: ID) -> AnyHashableSendable {
     AnyHashableSendable(
-      ChildNamespace(
+      ChildNamespaceComponent(
         ForEachElementLocator(toElements: UncheckedSendable(toElements), elementID: id)))
   }
 

@@ -83,7 +83,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     // NB: the effects of a child that the parent (or any reducer) dismisses or replaces are
-    // cancelled by the root after the action (see ChildNamespace.swift).
+    // cancelled by the root after the action (see ChildNamespaceComponent.swift).
     let childEffect = reduceChild(into: &state, action: action)
     return .merging(childEffect, parent.reduce(into: &state, action: action))
   }
@@ -109,7 +109,7 @@ public struct _IfLetReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// reduced: a child that changed its own case starts a new instance).
   private func namespace(for childState: Child.State?) -> AnyHashableSendable {
     AnyHashableSendable(
-      ChildNamespace(
+      ChildNamespaceComponent(
         IfLetChildLocator(
           toChildState: UncheckedSendable(toChildState),
           identity: childState.flatMap { ChildIdentity.of($0) })))

@@ -222,7 +222,7 @@ public struct Scope<ParentState, ParentAction, Child: Reducer>: Reducer {
     state: ParentState, childState: Child.State
   ) -> AnyHashableSendable {
     AnyHashableSendable(
-      ChildNamespace(
+      ChildNamespaceComponent(
         CaseScopeLocator(
           toChildState: UncheckedSendable(toChildState), tag: EnumTag.of(state),
           payloadID: ChildIdentity.identifiableID(of: childState).map { UncheckedSendable($0) })))

@@ -113,7 +113,7 @@ package final class EffectRegistry {
       let prefix = Array(context.namespace[...depth])
       let isNew = tokensByNamespace[prefix] == nil
       tokensByNamespace[prefix, default: []].insert(token)
-      isChildPrefix = isChildPrefix && context.namespace[depth].base is ChildNamespace
+      isChildPrefix = isChildPrefix && context.namespace[depth].base is ChildNamespaceComponent
       if isNew && isChildPrefix { childInstances.started(prefix) }
     }
     for group in context.taskGroups { group.add(token, task, registry: self) }

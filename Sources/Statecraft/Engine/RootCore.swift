@@ -326,7 +326,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
   }
 
   /// Cancels the effects, and drops the queued actions, of the child instances that the action
-  /// just reduced removed or replaced, whichever reducer did it (see ChildNamespace.swift).
+  /// just reduced removed or replaced, whichever reducer did it (see ChildNamespaceComponent.swift).
   @inline(never)
   private func cancelEffectsOfDepartedChildren() {
     effects.cancelEffectsOfDepartedChildren { self.currentState }
@@ -334,7 +334,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     // NB: marked now rather than checked when dequeued: an instance without an identity that
     // leaves and comes back before its action is dequeued is another instance.
     for index in queue.indices where !queue[index].namespace.isEmpty && !queue[index].isDropped {
-      if !ChildNamespace.isPresent(queue[index].namespace, in: currentState) {
+      if !ChildNamespaceComponent.isPresent(queue[index].namespace, in: currentState) {
         queue[index].isDropped = true
       }
     }

@@ -1,5 +1,5 @@
 /// The case of an enum value, read from the Swift runtime: what tells two cases of an enum
-/// child state apart (see `ChildIdentity` in ChildNamespace.swift), and whether a
+/// child state apart (see `ChildIdentity` in ChildNamespaceComponent.swift), and whether a
 /// destination's state and action are enums (PresentationReducer.swift).
 ///
 /// NB: this reads the type's metadata the way swift-case-paths' `EnumMetadata` does (its

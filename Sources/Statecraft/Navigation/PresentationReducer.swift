@@ -137,7 +137,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     // NB: the effects of a presentation that any reducer dismisses or replaces are cancelled by
-    // the root after the action (see ChildNamespace.swift). The root finds the presentation
+    // the root after the action (see ChildNamespaceComponent.swift). The root finds the presentation
     // through the `Scope`s above; a parent that runs this reducer on state it scoped by hand
     // hides it, so this reducer also cancels a presentation it sees end while it reduces.
     guard let presented = state[keyPath: toPresentation].id else {
@@ -214,7 +214,7 @@ public struct _PresentationReducer<Parent: Reducer, Child: Reducer>: Reducer {
   /// instance).
   private func namespace(id: PresentationID, child: AnyHashableSendable?) -> AnyHashableSendable {
     AnyHashableSendable(
-      ChildNamespace(
+      ChildNamespaceComponent(
         PresentationLocator(
           toPresentation: UncheckedSendable(toPresentation),
           identity: PresentedIdentity(presentation: id, child: child))))

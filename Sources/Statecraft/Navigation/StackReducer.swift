@@ -85,7 +85,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
   public func reduce(into state: inout Parent.State, action: Parent.Action) -> Effect<Parent.Action>
   {
     // NB: the effects of an element that any reducer pops are cancelled by the root after the
-    // action (see ChildNamespace.swift): this reducer only names them.
+    // action (see ChildNamespaceComponent.swift): this reducer only names them.
     guard let stackAction = toStackAction.extract(from: action) else {
       return parent.reduce(into: &state, action: action)
     }
@@ -137,6 +137,7 @@ public struct _StackReducer<Parent: Reducer, Element: Reducer>: Reducer {
 
   private func namespace(for id: StackElementID) -> AnyHashableSendable {
     AnyHashableSendable(
-      ChildNamespace(StackElementLocator(toStack: UncheckedSendable(toStack), elementID: id)))
+      ChildNamespaceComponent(
+        StackElementLocator(toStack: UncheckedSendable(toStack), elementID: id)))
   }
 }

@@ -2,7 +2,7 @@
 // all child instances), grouped by the instance they run in and their operator, and the check,
 // after an action, of which of them have left the root's state. How an instance is named and
 // found in the state is its operator's locator's (ChildInstanceLocator.swift, held by
-// ChildNamespace.swift), beside it. The effect registry tells it when an instance's first effect
+// ChildNamespaceComponent.swift), beside it. The effect registry tells it when an instance's first effect
 // starts and its last one ends, and cancels the instances it finds gone.
 
 /// The child instances with running effects, grouped by the instance they run in and their
@@ -25,7 +25,7 @@ final class ChildInstanceGroups {
 
   /// The first effect of the instance `namespace` started.
   func started(_ namespace: Namespace) {
-    guard let child = namespace.last?.base as? ChildNamespace else { return }
+    guard let child = namespace.last?.base as? ChildNamespaceComponent else { return }
     let key = ChildGroupKey(parent: namespace.dropLast(), operator: child.operatorKey)
     if let group = groups[key] {
       group.unchecked.insert(namespace)
@@ -38,8 +38,8 @@ final class ChildInstanceGroups {
 
   /// The last effect of the instance `namespace` ended, or its effects were cancelled.
   func ended(_ namespace: Namespace) {
-    guard let child = namespace.last?.base as? ChildNamespace,
-      namespace.allSatisfy({ $0.base is ChildNamespace })
+    guard let child = namespace.last?.base as? ChildNamespaceComponent,
+      namespace.allSatisfy({ $0.base is ChildNamespaceComponent })
     else { return }
     let key = ChildGroupKey(parent: namespace.dropLast(), operator: child.operatorKey)
     guard let group = groups[key] else { return }
@@ -52,7 +52,7 @@ final class ChildInstanceGroups {
   ///
   /// Each group reads its operator's children once. A group whose snapshot of its children's ids
   /// shows them unchanged since the last check looks up only the instances started since then
-  /// (see ChildNamespace.swift): a send to one row of a thousand rows that each run an effect
+  /// (see ChildNamespaceComponent.swift): a send to one row of a thousand rows that each run an effect
   /// costs what that row started, not a look-up per row.
   func departed(in state: () -> Any) -> [Namespace] {
     guard !groups.isEmpty else { return [] }
@@ -63,7 +63,7 @@ final class ChildInstanceGroups {
       if key.parent.isEmpty {
         enclosing = root
       } else {
-        switch ChildNamespace.presence(of: key.parent[...], in: root) {
+        switch ChildNamespaceComponent.presence(of: key.parent[...], in: root) {
         case .present(let state): enclosing = state
         case .absent:
           departed.append(contentsOf: group.present)
@@ -78,7 +78,7 @@ final class ChildInstanceGroups {
       let isUnchanged = snapshot != nil && snapshot === group.snapshot
       if isUnchanged && group.unchecked.isEmpty { continue }
       // NB: the state is not of the operator's type: the instances' path is not known, and they
-      // are treated as present (see the comment at the top of ChildNamespace.swift).
+      // are treated as present (see the comment at the top of ChildNamespaceComponent.swift).
       guard let children = group.child.children(in: enclosing) else {
         group.snapshot = nil
         continue
@@ -114,7 +114,7 @@ struct ChildGroupKey: Hashable {
 /// The child instances of one operator in one enclosing instance, with running effects.
 final class ChildGroup {
   /// An instance of the operator, to read its children with.
-  let child: ChildNamespace
+  let child: ChildNamespaceComponent
   /// The instances found present at the last check, while `snapshot` holds.
   var present: Set<Namespace> = []
   /// The instances to look up at the next check.
@@ -122,11 +122,11 @@ final class ChildGroup {
   /// The snapshot of the operator's children at the last check.
   var snapshot: ChildSnapshot?
 
-  init(_ child: ChildNamespace) { self.child = child }
+  init(_ child: ChildNamespaceComponent) { self.child = child }
 
   /// Whether the instance `namespace` of this group has left `children`, its operator's children.
   func child(_ namespace: Namespace, isAbsentFrom children: AnyObject) -> Bool {
-    guard let child = namespace.last?.base as? ChildNamespace,
+    guard let child = namespace.last?.base as? ChildNamespaceComponent,
       case .absent = child.locate(children, needsChildState: false)
     else { return false }
     return true

@@ -2,7 +2,7 @@ import ConcurrencyExtras
 
 // How one kind of child instance is named and found in the state it lives in. Each operator that
 // runs a child in a namespace of its own has one small conforming struct (ChildInstanceLocators
-// .swift, beside this file); `ChildNamespace` holds it, and the check after each action
+// .swift, beside this file); `ChildNamespaceComponent` holds it, and the check after each action
 // (`ChildInstanceGroups.departed(in:)`) reads the operator's children through it once per group
 // and finds each instance among them.
 
@@ -31,7 +31,7 @@ protocol ChildInstanceLocator<ParentState>: Sendable {
   /// (boxing it costs an allocation for a large state).
   func locate(in children: Children, needsChildState: Bool) -> ChildPresence
   /// For a collection operator: a snapshot of the ids of its children (see the comment at the
-  /// top of ChildNamespace.swift). It is `previous` itself while the ids keep the storage
+  /// top of ChildNamespaceComponent.swift). It is `previous` itself while the ids keep the storage
   /// `previous` holds (then nothing is allocated). Nil for an operator that has no such snapshot.
   func snapshot(of parent: ParentState, previous: ChildSnapshot?) -> ChildSnapshot?
 }

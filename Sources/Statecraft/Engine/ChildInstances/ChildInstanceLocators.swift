@@ -31,7 +31,7 @@ struct ForEachElementLocator<ParentState, ID: Hashable & Sendable, ElementState>
 
   func snapshot(of parent: ParentState, previous: ChildSnapshot?) -> ChildSnapshot? {
     // NB: `ids` shares the storage of the collection's keys, which an element write leaves alone
-    // (see ChildNamespace.swift).
+    // (see ChildNamespaceComponent.swift).
     let ids = parent[keyPath: toElements.value].ids
     let identity = ids.elements.withUnsafeBufferPointer { UnsafeRawPointer($0.baseAddress) }
     if let previous, previous.identity == identity { return previous }

@@ -41,7 +41,7 @@ import ConcurrencyExtras
 ///
 /// A class, so that the check after each action casts and compares references, not copies of
 /// its fields.
-final class ChildNamespace: Hashable, Sendable {
+final class ChildNamespaceComponent: Hashable, Sendable {
   /// The `Scope` state paths from the state of the enclosing instance (or the root) down to the
   /// state the operator runs on, outermost first.
   let scopes: [UncheckedSendable<AnyKeyPath>]
@@ -71,8 +71,8 @@ final class ChildNamespace: Hashable, Sendable {
   }
 
   /// This instance, run in the state at `keyPath` of a `Scope`.
-  func inScope(_ keyPath: AnyKeyPath) -> ChildNamespace {
-    ChildNamespace(
+  func inScope(_ keyPath: AnyKeyPath) -> ChildNamespaceComponent {
+    ChildNamespaceComponent(
       scopes: [UncheckedSendable(keyPath)] + scopes, path: path, id: id, locator: locator)
   }
 
@@ -115,7 +115,7 @@ final class ChildNamespace: Hashable, Sendable {
     return locate(children, needsChildState: needsChildState)
   }
 
-  static func == (lhs: ChildNamespace, rhs: ChildNamespace) -> Bool {
+  static func == (lhs: ChildNamespaceComponent, rhs: ChildNamespaceComponent) -> Bool {
     lhs === rhs || (lhs.path == rhs.path && lhs.id == rhs.id && lhs.scopes == rhs.scopes)
   }
 
@@ -126,12 +126,12 @@ final class ChildNamespace: Hashable, Sendable {
   }
 }
 
-extension ChildNamespace {
+extension ChildNamespaceComponent {
   /// Whether every child instance of `namespace` is still in `root`, the root's state.
   static func isPresent(_ namespace: Namespace, in root: Any) -> Bool {
     var state = root
     for (index, component) in namespace.enumerated() {
-      guard let child = component.base as? ChildNamespace else { return true }
+      guard let child = component.base as? ChildNamespaceComponent else { return true }
       switch child.presence(in: state, needsChildState: index < namespace.count - 1) {
       case .present(let childState): state = childState
       case .absent: return false
@@ -148,7 +148,7 @@ extension ChildNamespace {
   {
     var state = root
     for index in namespace.indices {
-      guard let child = namespace[index].base as? ChildNamespace else { return .unknown }
+      guard let child = namespace[index].base as? ChildNamespaceComponent else { return .unknown }
       switch child.presence(in: state, needsChildState: true) {
       case .present(let childState): state = childState
       case .absent: return .absent
@@ -176,10 +176,10 @@ extension Effect {
     case .cancelNamespace(let component):
       // NB: an operator's cancellation of one of its instances names the instance as its
       // effects do, so it is scoped the same way.
-      guard let child = component.base as? ChildNamespace else { return self }
+      guard let child = component.base as? ChildNamespaceComponent else { return self }
       return Self(operation: .cancelNamespace(AnyHashableSendable(child.inScope(keyPath))))
     case .namespaced(let component, let effect):
-      guard let child = component.base as? ChildNamespace else { return self }
+      guard let child = component.base as? ChildNamespaceComponent else { return self }
       return Self(operation: .namespaced(AnyHashableSendable(child.inScope(keyPath)), effect))
     case .dependencies(let dependencies, let effect):
       return Self(operation: .dependencies(dependencies, effect.inScope(keyPath)))
