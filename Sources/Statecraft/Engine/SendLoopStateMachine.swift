@@ -10,23 +10,37 @@
 /// nothing is pending: the queued actions are reduced in FIFO order, a replaced state is applied,
 /// the observers are told, and the loop repeats while any of that made more work.
 ///
-/// NB: the loop runs as generic code that is not specialized for the store's types. This type is
-/// not generic, so what it keeps (plain flags, where the loop once kept optionals) costs nothing
-/// to read there. Its flags stand for the emptiness of RootCore's queue and pending state, which
-/// the loop must not read: in unspecialized code, `queue.isEmpty` or even `queue.count` looks up
-/// the metadata of the array's type at each call (`swift_getGenericMetadata` was the top of a
-/// `perf` profile), and asking them instead of these flags made a plain send 4× to 5× slower.
+/// The loop is in one of two phases: idle, or running a batch with what the batch has still to do
+/// (queued actions, a state replaced while busy). Idle has nothing pending, by construction.
+///
+/// NB: the one constraint on this type, measured: the loop runs as generic code that is not
+/// specialized for the store's types, so what it reads there must not be generic. This type is
+/// not, and its phase stands for the emptiness of RootCore's queue and pending state, which the
+/// loop must not read: in unspecialized code, `queue.isEmpty` or even `queue.count` looks up the
+/// metadata of the array's type at each call (`swift_getGenericMetadata` was the top of a `perf`
+/// profile), and asking them instead made a plain send 4× to 5× slower.
 @usableFromInline
 struct SendLoopStateMachine {
-  /// True while a batch is being reduced or published: sends made then are queued.
-  private(set) var isBusy = false
-  /// Whether actions are queued.
-  private(set) var hasQueuedActions = false
+  /// Where the loop is.
+  enum Phase: Equatable {
+    /// No batch runs: a send reduces its action at once.
+    case idle
+    /// A batch runs (an action is reduced, the queue drained, or the observers told): sends
+    /// made now are queued. What it has still to do besides the step under way: actions queued
+    /// since the queue was last drained, and a state given to `replaceState` to apply.
+    case busy(queuedActions: Bool, replacedState: Bool)
+  }
+
+  private(set) var phase = Phase.idle
   /// How many queued actions were sent by a child instance's `.send`: while any is queued, each
   /// action is followed by a check that their instances are still in the state.
   private(set) var queuedChildActions = 0
-  /// Whether a state given to `replaceState` while busy waits to be applied.
-  private(set) var hasPendingState = false
+
+  /// True while a batch runs: sends made then are queued.
+  var isBusy: Bool {
+    if case .idle = phase { return false }
+    return true
+  }
 
   @usableFromInline
   init() {}
@@ -42,17 +56,22 @@ struct SendLoopStateMachine {
 
   /// An action was sent.
   mutating func send() -> SendStep {
-    if isBusy {
-      hasQueuedActions = true
+    switch phase {
+    case .idle:
+      phase = .busy(queuedActions: false, replacedState: false)
+      return .reduce
+    case .busy(_, let replacedState):
+      phase = .busy(queuedActions: true, replacedState: replacedState)
       return .enqueue
     }
-    isBusy = true
-    return .reduce
   }
 
-  /// A child instance's action was queued (it is dropped if the instance leaves first).
+  /// A child instance's action was queued while busy (it is dropped if the instance leaves
+  /// first).
   mutating func childActionQueued() {
-    hasQueuedActions = true
+    if case .busy(_, let replacedState) = phase {
+      phase = .busy(queuedActions: true, replacedState: replacedState)
+    }
     queuedChildActions += 1
   }
 
@@ -70,12 +89,14 @@ struct SendLoopStateMachine {
 
   /// The state was replaced outside the reducer (time travel).
   mutating func replaceState() -> ReplaceStep {
-    if isBusy {
-      hasPendingState = true
+    switch phase {
+    case .idle:
+      phase = .busy(queuedActions: false, replacedState: false)
+      return .applyAndPublish
+    case .busy(let queuedActions, _):
+      phase = .busy(queuedActions: queuedActions, replacedState: true)
       return .holdUntilSettled
     }
-    isBusy = true
-    return .applyAndPublish
   }
 
   // MARK: - Settling a batch
@@ -93,31 +114,31 @@ struct SendLoopStateMachine {
 
   /// The sent action was reduced, or the replaced state applied: what the batch does next.
   mutating func reduced() -> Step {
-    if hasQueuedActions { return .drainQueue }
-    return afterQueue()
+    guard case .busy(let queuedActions, let replacedState) = phase else { return .settled }
+    if queuedActions { return .drainQueue }
+    return replacedState ? .applyPendingState : .publish
   }
 
   /// Every queued action was reduced (those queued while draining included).
   mutating func queueDrained() -> Step {
-    hasQueuedActions = false
-    return afterQueue()
+    guard case .busy(_, let replacedState) = phase else { return .settled }
+    phase = .busy(queuedActions: false, replacedState: replacedState)
+    return replacedState ? .applyPendingState : .publish
   }
 
   /// The state replaced while busy was applied.
   mutating func pendingStateApplied() -> Step {
-    hasPendingState = false
+    guard case .busy(let queuedActions, _) = phase else { return .settled }
+    phase = .busy(queuedActions: queuedActions, replacedState: false)
     return .publish
   }
 
   /// The observers were told: an observer that sent or replaced the state starts another round.
   mutating func published() -> Step {
-    if hasQueuedActions { return .drainQueue }
-    if hasPendingState { return .applyPendingState }
-    isBusy = false
+    guard case .busy(let queuedActions, let replacedState) = phase else { return .settled }
+    if queuedActions { return .drainQueue }
+    if replacedState { return .applyPendingState }
+    phase = .idle
     return .settled
-  }
-
-  private func afterQueue() -> Step {
-    hasPendingState ? .applyPendingState : .publish
   }
 }
