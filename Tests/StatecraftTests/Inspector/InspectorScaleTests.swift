@@ -197,6 +197,35 @@ extension Engine {
       await inspector.stop()
     }
 
+    /// A view keeps the last two states it recomputed, no more (a far state shares nothing with
+    /// the others: each one kept is a whole state's memory), and the step after the one viewed
+    /// (play, →) is recomputed from it: one action, no slice.
+    @Test func viewsKeepTwoRecomputedStatesAndTheNextStepReplaysOneAction() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 1_000
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      let replays = Replays()
+      inspector.session.slicing = SliceBudget(
+        maximumSteps: 1, pause: { [replays] in replays.count += 1 })
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...50 { store.send(.add(1)) }
+        _ = try await page.readSteps(count: 50)
+        for step in [10, 20, 30, 40] {
+          try await page.sendText(#"{"type":"jump","step":\#(step)}"#)
+          _ = try await page.read(until: "detail")
+        }
+        #expect(inspector.session.recomputed.map(\.step) == [39, 40])
+        replays.count = 0
+        try await page.sendText(#"{"type":"jump","step":41}"#)
+        let next = try await page.read(until: "detail").message
+        #expect((next["state"] as? [String: Any])?["count"] as? Int == 41)
+        #expect(replays.count == 0)
+        #expect(inspector.session.recomputed.map(\.step) == [40, 41])
+      }
+      await inspector.stop()
+    }
+
     /// A following page's details take a share of the time: the next "follow" waits, and any
     /// other request from the page cancels it, so that it can't replace what the page shows.
     @Test func aFollowWaitsForItsShareOfTheTimeAndTheNextRequestCancelsIt() async throws {

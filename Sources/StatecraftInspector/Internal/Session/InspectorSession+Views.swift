@@ -16,9 +16,19 @@ extension InspectorSession {
     let from = timeline.start(for: step, known: knownStates)
     guard from.step < step else { return (from.rootState, from.shared) }
     guard let (state, _) = timeline.recompute(step, from: from, feature.reduce) else { return nil }
-    recomputed.append(state)
-    if recomputed.count > 4 { recomputed.removeFirst() }
+    remember(state)
     return (state.rootState, state.shared)
+  }
+
+  /// Keeps `state`, just recomputed, as one of the last two: a page that views a step asks for
+  /// it and the one before it, and then often the next (play, →), which is recomputed from it.
+  ///
+  /// NB: two, not more: a state far from the live end shares nothing with the others, and at
+  /// 20,000 todos with their undo stack each one kept was 100 to 200 MB. A third would only
+  /// help a page going back and forth between two far steps.
+  private func remember(_ state: InspectorTimeline<Action>.Checkpoint) {
+    recomputed.append(state)
+    if recomputed.count > 2 { recomputed.removeFirst() }
   }
 
   /// The feature's state at `step` (0: where the session started), recomputed if need be.
@@ -203,8 +213,7 @@ extension InspectorSession {
       }
     }
     if generation == self.generation {
-      recomputed.append(.init(step: step, rootState: state, shared: shared))
-      if recomputed.count > 4 { recomputed.removeFirst() }
+      remember(.init(step: step, rootState: state, shared: shared))
     }
     return (state, shared)
   }

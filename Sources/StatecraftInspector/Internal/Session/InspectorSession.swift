@@ -52,8 +52,7 @@ final class InspectorSession<State, Action> {
   var flushScheduled = false
   var observerIDs: [UInt64] = []
   var pages: [ObjectIdentifier: PageConnection] = [:]
-  /// The last states recomputed, by step: a page that views a step asks for it and the one
-  /// before it, and then often the next.
+  /// The last two states recomputed (see `remember(_:)`).
   var recomputed: [InspectorTimeline<Action>.Checkpoint] = []
   /// The trees of the last feature states sent to the pages, by step, for the pages' requests
   /// for more of them.
