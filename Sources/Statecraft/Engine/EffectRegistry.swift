@@ -1,6 +1,8 @@
-// Owns the running effects of a store tree, whatever its state and action types: their tasks,
-// their tokens by cancellation key and by child namespace, and the one way to cancel one
-// (`cancelEffect(_:)`). Beside it, in files of their own: the test store's waiters on what the
+// Owns the running effects of a store tree, whatever its state and action types: one record per
+// running effect (its task, where it runs, and whether it was cancelled, skipped by a test, or
+// has a cancellation handler), the indices that find them by cancellation key and by child
+// namespace, and the one way to cancel one (`cancelEffect(_:)`). Removing an effect's record,
+// and its tokens from the indices, is the whole cleanup when it ends. Beside it, in files of their own: the test store's waiters on what the
 // effects do (EffectChangeWaiters.swift), the child instances the effects run in
 // (ChildInstanceGroups.swift), and the glue to the throttle windows (EffectRegistry+Throttle.swift,
 // over ThrottleStateMachine.swift).
@@ -12,15 +14,27 @@ import Dependencies
 package final class EffectRegistry {
   // MARK: - Running effects
 
+  /// A running effect: everything the registry knows of it but the indices.
   private struct RunningEffect {
     let task: Task<Void, Never>
     let namespace: Namespace
     let keys: [CancellationKey]
     var groups: [EffectGroup]
+    /// Cancelled, or its work ended (a subscription whose source completed), and not yet
+    /// unwound: it is over for a test.
+    var isOver = false
+    /// A test store was told to stop tracking it (`skipInFlightEffects()`): it keeps running,
+    /// and what it sends is still received, but it doesn't count at the end.
+    var isSkipped = false
+    /// What to do, at once, when it is cancelled, before its task next runs: a subscription
+    /// effect cancels its source (see EffectInterpreter.swift, `.subscribe`).
+    var onCancel: (@MainActor () -> Void)?
   }
 
   private var nextToken: UInt64 = 0
   private var running: [UInt64: RunningEffect] = [:]
+  /// How many running effects are over (`RunningEffect.isOver`).
+  private var overCount = 0
   private var tokensByKey: [CancellationKey: Set<UInt64>] = [:]
   /// The running effects of each child feature instance, under every prefix of their namespace,
   /// so that cancelling a child's effects costs what the child runs, not what the store runs.
@@ -33,9 +47,6 @@ package final class EffectRegistry {
   package let waiters = EffectChangeWaiters()
   /// The child instances the effects run in (see ChildInstanceGroups.swift).
   let childInstances = ChildInstanceGroups()
-  /// The running effects that were cancelled, or whose work ended (a subscription whose source
-  /// completed), and have not yet unwound: they are over for a test.
-  private var cancelledTokens: Set<UInt64> = []
   /// What effect tasks read through `EffectScope.current` (`Task.cancel(id:)`).
   private lazy var weakSelf = WeakEffectRegistry(self)
 
@@ -52,35 +63,29 @@ package final class EffectRegistry {
   /// The number of effects still doing work, as a test sees them: running effects that were not
   /// cancelled, less the throttle windows that hold nothing back (bookkeeping, not work).
   package var activeEffectCount: Int {
-    var count = running.count - cancelledTokens.count
-    for token in throttleWindows.idleWindows
-    where running[token] != nil && !cancelledTokens.contains(token) {
+    var count = running.count - overCount
+    for token in throttleWindows.idleWindows where running[token]?.isOver == false {
       count -= 1
     }
     return count
   }
 
-  /// The running effects a test store was told to stop tracking (`skipInFlightEffects()`): they
-  /// keep running, and what they send is still received, but they don't count at the end.
-  private var skippedTokens: Set<UInt64> = []
-
   /// Stops counting the effects running now in ``unskippedEffectCount``; returns how many.
   package func skipActiveEffects() -> Int {
-    var skipped = 0
-    for token in running.keys where isActive(token) && skippedTokens.insert(token).inserted {
-      skipped += 1
+    let skipped = running.compactMap { token, effect in
+      isActive(token, effect) && !effect.isSkipped ? token : nil
     }
-    return skipped
+    for token in skipped { running[token]?.isSkipped = true }
+    return skipped.count
   }
 
   /// The active effects (see ``activeEffectCount``) that were not skipped.
   package var unskippedEffectCount: Int {
-    running.keys.count { isActive($0) && !skippedTokens.contains($0) }
+    running.count { isActive($0.key, $0.value) && !$0.value.isSkipped }
   }
 
-  private func isActive(_ token: UInt64) -> Bool {
-    if cancelledTokens.contains(token) { return false }
-    return !throttleWindows.isIdleWindow(token)
+  private func isActive(_ token: UInt64, _ effect: RunningEffect) -> Bool {
+    !effect.isOver && !throttleWindows.isIdleWindow(token)
   }
 
   /// Starts `body` as a task owned by this runtime, registered under the context's cancellation
@@ -125,23 +130,16 @@ package final class EffectRegistry {
     running[token]?.task
   }
 
-  /// What to do, at once, when a running effect is cancelled, before its task next runs: a
-  /// subscription effect cancels its source (see EffectInterpreter.swift, `.subscribe`).
-  private var cancellationHandlers: [UInt64: @MainActor () -> Void] = [:]
-
   /// Calls `handler` when the effect `token` is cancelled, by any way of cancelling it.
   func whenCancelled(_ token: UInt64, _ handler: @escaping @MainActor () -> Void) {
-    guard running[token] != nil else { return }
-    cancellationHandlers[token] = handler
+    running[token]?.onCancel = handler
   }
 
   private func finished(_ token: UInt64) {
     waiters.countChange()
     defer { waiters.resume() }
     guard let effect = running.removeValue(forKey: token) else { return }
-    if !cancellationHandlers.isEmpty { cancellationHandlers[token] = nil }
-    cancelledTokens.remove(token)
-    skippedTokens.remove(token)
+    if effect.isOver { overCount -= 1 }
     for group in effect.groups { group.remove(token) }
     for depth in effect.namespace.indices {
       let prefix = Array(effect.namespace[...depth])
@@ -161,7 +159,7 @@ package final class EffectRegistry {
   /// Cancels every running effect and closes every throttle window.
   package func cancelAll() {
     throttleWindows.cancelAll()
-    for token in running.keys { cancelEffect(token) }
+    for token in Array(running.keys) { cancelEffect(token) }
   }
 
   /// Cancels one running effect. Every way of cancelling (an id, a namespace, a `StoreTask`,
@@ -170,15 +168,20 @@ package final class EffectRegistry {
   func cancelEffect(_ token: UInt64) {
     guard let effect = running[token] else { return }
     effect.task.cancel()
-    if !cancellationHandlers.isEmpty { cancellationHandlers.removeValue(forKey: token)?() }
-    guard cancelledTokens.insert(token).inserted else { return }
-    waiters.changed()
+    if let handler = effect.onCancel {
+      running[token]?.onCancel = nil
+      // NB: the handler may cancel or end effects itself: the record is read again after it.
+      handler()
+    }
+    effectEnded(token)
   }
 
   /// An effect's work ended before its task unwound (a subscription whose source completed): a
   /// test counts it as over at once, as it does a cancelled one.
   func effectEnded(_ token: UInt64) {
-    guard running[token] != nil, cancelledTokens.insert(token).inserted else { return }
+    guard running[token]?.isOver == false else { return }
+    running[token]?.isOver = true
+    overCount += 1
     waiters.changed()
   }
 
