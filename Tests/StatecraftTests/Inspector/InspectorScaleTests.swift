@@ -169,16 +169,10 @@ extension Engine {
     /// the app went on since the page drew its last step, and that step's state would be
     /// recomputed from a checkpoint, where the live step's is the store's own.
     @Test func aFollowingPageIsAnsweredWithTheLiveStepNeverARecomputedOne() async throws {
-      let store = Store(initialState: Tally.State()) { Tally() }
-      var configuration = InspectorConfiguration()
-      configuration.checkpointInterval = 1_000
-      let inspector = try await Inspector(store: store, configuration: configuration)
-      let replays = Replays()
-      inspector.session.slicing = SliceBudget(
-        maximumSteps: 1, pause: { [replays] in replays.count += 1 })
-      try await withInspectorPage(inspector) { page, _ in
-        for _ in 1...50 { store.send(.add(1)) }
-        _ = try await page.readSteps(count: 50)
+      try await withFiftyStepsOnAPage { store, inspector, page in
+        let replays = Replays()
+        inspector.session.slicing = SliceBudget(
+          maximumSteps: 1, pause: { [replays] in replays.count += 1 })
         for _ in 1...10 { store.send(.add(1)) }
         try await page.sendText(#"{"type":"follow"}"#)
         let live = try await page.read(until: "detail").message
@@ -194,23 +188,16 @@ extension Engine {
         #expect(drawn["recomputed"] as? Bool == true)
         #expect(replays.count > 0)
       }
-      await inspector.stop()
     }
 
     /// A view keeps the last two states it recomputed, no more (a far state shares nothing with
     /// the others: each one kept is a whole state's memory), and the step after the one viewed
     /// (play, →) is recomputed from it: one action, no slice.
     @Test func viewsKeepTwoRecomputedStatesAndTheNextStepReplaysOneAction() async throws {
-      let store = Store(initialState: Tally.State()) { Tally() }
-      var configuration = InspectorConfiguration()
-      configuration.checkpointInterval = 1_000
-      let inspector = try await Inspector(store: store, configuration: configuration)
-      let replays = Replays()
-      inspector.session.slicing = SliceBudget(
-        maximumSteps: 1, pause: { [replays] in replays.count += 1 })
-      try await withInspectorPage(inspector) { page, _ in
-        for _ in 1...50 { store.send(.add(1)) }
-        _ = try await page.readSteps(count: 50)
+      try await withFiftyStepsOnAPage { store, inspector, page in
+        let replays = Replays()
+        inspector.session.slicing = SliceBudget(
+          maximumSteps: 1, pause: { [replays] in replays.count += 1 })
         for step in [10, 20, 30, 40] {
           try await page.sendText(#"{"type":"jump","step":\#(step)}"#)
           _ = try await page.read(until: "detail")
@@ -222,6 +209,26 @@ extension Engine {
         #expect((next["state"] as? [String: Any])?["count"] as? Int == 41)
         #expect(replays.count == 0)
         #expect(inspector.session.recomputed.map(\.step) == [40, 41])
+      }
+    }
+
+    /// A tally store with 50 steps read by a page, and its Inspector, whose checkpoints are
+    /// 1,000 steps apart: every step but the last two is recomputed from step 0.
+    private func withFiftyStepsOnAPage(
+      _ body:
+        @MainActor (
+          Store<Tally.State, Tally.Action>, Inspector<Tally.State, Tally.Action>,
+          inout WireConnection
+        ) async throws -> Void
+    ) async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 1_000
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...50 { store.send(.add(1)) }
+        _ = try await page.readSteps(count: 50)
+        try await body(store, inspector, &page)
       }
       await inspector.stop()
     }
@@ -271,15 +278,9 @@ extension Engine {
     /// "cancel", read while the replay runs, stops it: no detail comes, and the page is told.
     @Test(.timeLimit(.minutes(1)))
     func aLongViewReportsItsProgressAndACancelStopsIt() async throws {
-      let store = Store(initialState: Tally.State()) { Tally() }
-      var configuration = InspectorConfiguration()
-      configuration.checkpointInterval = 1_000
-      let inspector = try await Inspector(store: store, configuration: configuration)
-      let gates = SliceGates(session: inspector.session)
-      inspector.session.slicing.progressInterval = .zero
-      try await withInspectorPage(inspector) { page, _ in
-        for _ in 1...50 { store.send(.add(1)) }
-        _ = try await page.readSteps(count: 50)
+      try await withFiftyStepsOnAPage { store, inspector, page in
+        let gates = SliceGates(session: inspector.session)
+        inspector.session.slicing.progressInterval = .zero
         try await page.sendText(#"{"type":"jump","step":40}"#)
         // NB: the step before 40 is recomputed first, from the checkpoint at 0.
         let progress = try await page.read(until: "progress").message
@@ -298,21 +299,14 @@ extension Engine {
         try await page.sendText(#"{"type":"resume"}"#)
         #expect(try await page.readMessage()["type"] as? String == "live")
       }
-      await inspector.stop()
     }
 
     /// A page's requests are answered in the order it sent them, though the socket is read
     /// while a long one runs; a cancel stops the views, never a change the page asked for.
     @Test(.timeLimit(.minutes(1)))
     func requestsAreAnsweredInOrderAndACancelLeavesASendAlone() async throws {
-      let store = Store(initialState: Tally.State()) { Tally() }
-      var configuration = InspectorConfiguration()
-      configuration.checkpointInterval = 1_000
-      let inspector = try await Inspector(store: store, configuration: configuration)
-      let gates = SliceGates(session: inspector.session)
-      try await withInspectorPage(inspector) { page, _ in
-        for _ in 1...50 { store.send(.add(1)) }
-        _ = try await page.readSteps(count: 50)
+      try await withFiftyStepsOnAPage { store, inspector, page in
+        let gates = SliceGates(session: inspector.session)
         try await page.sendText(#"{"type":"jump","step":40}"#)
         await gates.pausedOrFinished.wait()
         try await page.sendText(#"{"type":"resume"}"#)
@@ -335,7 +329,6 @@ extension Engine {
         #expect(!cancelled.before.contains { $0["type"] as? String == "detail" })
         #expect(store.count == 151)
       }
-      await inspector.stop()
     }
 
     /// A step's state is encoded off the main actor: the app reduces a key typed meanwhile,
@@ -496,13 +489,7 @@ extension Engine {
     }
 
     @Test func anActionSentWhileAStepIsRecomputedIsReducedBeforeTheDetailIsSent() async throws {
-      let store = Store(initialState: Tally.State()) { Tally() }
-      var configuration = InspectorConfiguration()
-      configuration.checkpointInterval = 1_000
-      let inspector = try await Inspector(store: store, configuration: configuration)
-      try await withInspectorPage(inspector) { page, _ in
-        for _ in 1...50 { store.send(.add(1)) }
-        _ = try await page.readSteps(count: 50)
+      try await withFiftyStepsOnAPage { store, inspector, page in
         let gates = SliceGates(session: inspector.session)
         let channel = EmbeddedChannel()
         let viewer = PageConnection(channel: channel)
@@ -524,7 +511,6 @@ extension Engine {
         #expect((message["state"] as? [String: Any])?["count"] as? Int == 40)
         _ = try? channel.finish()
       }
-      await inspector.stop()
     }
 
     @Test func anActionSentWhileAnImportReplaysIsReducedBeforeTheImportEnds() async throws {
