@@ -334,7 +334,7 @@ extension Engine {
     /// A step's state is encoded off the main actor: the app reduces a key typed meanwhile,
     /// and the detail shows the step's state, not the one the app moved on to.
     @Test func aStateIsEncodedWhileTheAppGoesOn() async throws {
-      try await withEncodingHeldUp(steps: 1) { store, view, barrier in
+      try await withEncodingHeldUp(steps: 1) { store, view, barrier, _ in
         let detail = view(1)
         await barrier.started.wait()
         // The main actor runs while the encoding waits: before, it ran the encoding.
@@ -342,7 +342,7 @@ extension Engine {
         store.send(.add)
         #expect(store.count == 2)
         barrier.release()
-        let count = try await detail.value
+        let count = try await detail.value.count
         #expect(count == 1)
       }
     }
@@ -351,27 +351,51 @@ extension Engine {
     /// first, off the main actor, and both pages are answered.
     @Test(.timeLimit(.minutes(1)))
     func encodingsRequestedTogetherRunOneAfterTheOther() async throws {
-      try await withEncodingHeldUp(steps: 4) { store, view, barrier in
+      try await withEncodingHeldUp(steps: 4) { store, view, barrier, _ in
         let first = view(1)
         await barrier.started.wait()
         let second = view(3)
         store.send(.add)
         barrier.release()
-        let counts = [try await first.value, try await second.value]
+        let counts = [try await first.value.count, try await second.value.count]
         #expect(counts == [1, 3])
+      }
+    }
+
+    /// A step's detail is two states: the one before it, then its own. Steps the app records
+    /// while the first is encoded don't make the second a replay: the states at hand are taken
+    /// when the request is read. (They were looked up after the first encoding, when the
+    /// store's last two states were newer ones: a page that follows the live end replayed from
+    /// a checkpoint on every burst, hundreds of megabytes at 20,000 todos with their undo stack.)
+    @Test func stepsRecordedWhileADetailIsEncodedDontMakeItAReplay() async throws {
+      try await withEncodingHeldUp(steps: 3) { store, view, barrier, session in
+        let replays = Replays()
+        session.slicing = SliceBudget(
+          maximumSteps: 1, pause: { [replays] in replays.count += 1 })
+        // NB: the detail of step 3 encodes step 2 first; that encoding waits.
+        let detail = view(3)
+        await barrier.started.wait()
+        store.send(.add)
+        store.send(.add)
+        barrier.release()
+        let (count, recomputed) = try await detail.value
+        #expect(count == 3)
+        #expect(recomputed == false)
+        #expect(replays.count == 0)
       }
     }
 
     /// Runs `body` with a store `steps` steps in, whose state's encoding `barrier` holds up once
     /// armed (it is, when `body` runs), and a `view` that asks for a step's detail as a page of
-    /// its own and returns the count its state shows. Off the main serial executor, which runs
-    /// a detached task on the main actor too.
+    /// its own and returns the count its state shows and whether it says it was recomputed. Off
+    /// the main serial executor, which runs a detached task on the main actor too.
     private func withEncodingHeldUp(
       steps: Int,
       _ body: (
         _ store: Store<SlowToEncode.State, SlowToEncode.Action>,
-        _ view: @escaping @MainActor (Int) -> Task<Int?, any Error>,
-        _ barrier: EncodeBarrier
+        _ view: @escaping @MainActor (Int) -> Task<(count: Int?, recomputed: Bool?), any Error>,
+        _ barrier: EncodeBarrier,
+        _ session: InspectorSession<SlowToEncode.State, SlowToEncode.Action>
       ) async throws -> Void
     ) async throws {
       uncheckedUseMainSerialExecutor = false
@@ -383,7 +407,8 @@ extension Engine {
         for _ in 1...steps { store.send(.add) }
         _ = try await page.readSteps(count: steps)
         barrier.arm()
-        let view: @MainActor (Int) -> Task<Int?, any Error> = { step in
+        let view: @MainActor (Int) -> Task<(count: Int?, recomputed: Bool?), any Error> = {
+          step in
           Task { @MainActor in
             let channel = EmbeddedChannel()
             defer { _ = try? channel.finish() }
@@ -393,10 +418,13 @@ extension Engine {
             let message = try #require(
               JSONSerialization.jsonObject(with: Data(frame.unmaskedData.readableBytesView))
                 as? [String: Any])
-            return (message["state"] as? [String: Any])?["count"] as? Int
+            return (
+              (message["state"] as? [String: Any])?["count"] as? Int,
+              message["recomputed"] as? Bool
+            )
           }
         }
-        try await body(store, view, barrier)
+        try await body(store, view, barrier, inspector.session)
       }
       await inspector.stop()
     }

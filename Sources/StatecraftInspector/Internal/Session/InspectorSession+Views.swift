@@ -66,8 +66,16 @@ extension InspectorSession {
       page: page, context: context, step: step, interval: slicing.progressInterval)
     while true {
       let generation = self.generation
-      let previous = hasPrevious ? await tree(at: step - 1, progress: progress) : nil
-      let state = await tree(at: step, progress: progress)
+      // NB: the states at hand now, taken before the first await: a page that follows asks for
+      // the live step, whose state and the one before it the session has (`lastStates`), but
+      // steps recorded while the first is encoded would push them out, and the second would be
+      // recomputed from a checkpoint, sharing none of the store's storage (at 20,000 todos with
+      // their undo stack, hundreds of megabytes a view).
+      let atHand = knownStates.filter { $0.step == step || $0.step == step - 1 }
+      let storeHadIt = lastStates.contains { $0.step == step }
+      let previous =
+        hasPrevious ? await tree(at: step - 1, atHand: atHand, progress: progress) : nil
+      let state = await tree(at: step, atHand: atHand, progress: progress)
       // NB: the page cancelled it: no answer.
       guard !Task.isCancelled else { return }
       guard let state, generation == self.generation else {
@@ -81,7 +89,7 @@ extension InspectorSession {
       let fields = InspectedTree.DetailFields(
         step: step, viewing: viewing, liveStep: timeline.lastStep,
         recomputed: timeline.checkpoint(atOrBefore: step).step != step
-          && !lastStates.contains { $0.step == step },
+          && !storeHadIt,
         skipped: timeline.step(step)?.isSkipped ?? false)
       let action = timeline.step(step).map { InspectedValue.jsonData($0.action) }
       let message = await Task.detached {
@@ -121,14 +129,23 @@ extension InspectorSession {
   /// The feature's state at `step` as a tree: recomputed in slices, and encoded on the main
   /// actor at the cost of what changed since the last state encoded. Nil when the timeline has
   /// no such step.
-  func tree(at step: Int, progress: ProgressReport? = nil) async -> JSONValue? {
+  ///
+  /// `atHand`: states taken from ``knownStates`` before the caller's first await, of this
+  /// generation, used while the generation lasts.
+  func tree(
+    at step: Int, atHand: [InspectorTimeline<Action>.Checkpoint] = [],
+    progress: ProgressReport? = nil
+  ) async -> JSONValue? {
+    let atHandGeneration = generation
     while true {
       let generation = self.generation
       guard let timeline, timeline.contains(step) else { return nil }
       if let hit = trees.first(where: { $0.step == step && $0.generation == generation }) {
         return hit.tree
       }
-      let root = await rootState(at: step, in: timeline, progress: progress)
+      let root = await rootState(
+        at: step, in: timeline, atHand: generation == atHandGeneration ? atHand : [],
+        progress: progress)
       guard !Task.isCancelled else { return nil }
       guard generation == self.generation else { continue }
       guard let root, let state = feature.featureState(root.rootState) else { return nil }
@@ -176,11 +193,12 @@ extension InspectorSession {
   ///
   /// Nil, too, once the task is cancelled: it stops at the end of a slice.
   func rootState(
-    at step: Int, in timeline: InspectorTimeline<Action>, progress: ProgressReport? = nil
+    at step: Int, in timeline: InspectorTimeline<Action>,
+    atHand: [InspectorTimeline<Action>.Checkpoint] = [], progress: ProgressReport? = nil
   ) async -> (rootState: Any, shared: SharedSnapshot?)? {
     guard timeline.contains(step) else { return nil }
     let generation = self.generation
-    let from = timeline.start(for: step, known: knownStates)
+    let from = timeline.start(for: step, known: atHand + knownStates)
     guard from.step < step else { return (from.rootState, from.shared) }
     let hasShared = from.shared != nil
     var state = from.rootState
