@@ -99,21 +99,22 @@ final class TodosApp {
     await app.quit()
     // NB: steps that the inspector's "continue from here" set aside, and no undo put back, are
     // written beside the todo file, as a conflict is, and said after leaving full screen.
-    var setAsideMessage: String?
-    if let setAside = inspector?.setAsideSession() {
+    var setAsideMessages: [String] = []
+    for setAside in inspector?.setAsideSessions() ?? [] {
       let url = Self.freeURL(beside: fileURL, label: "set-aside")
       do {
         try RecordingFile.write(setAside, to: url)
-        setAsideMessage = """
+        setAsideMessages.append(
+          """
           The inspector had steps set aside by "continue from here": the session with them was \
           written to \(url.path). `todos --replay \(url.path)` replays it.
-          """
+          """)
       } catch {
-        setAsideMessage = "error: the inspector's set-aside steps were lost: \(error)"
+        setAsideMessages.append("error: the inspector's set-aside steps were lost: \(error)")
       }
     }
     await inspector?.stop()
-    if let setAsideMessage { printError(setAsideMessage) }
+    for message in setAsideMessages { printError(message) }
     saveProblems.cancel()
     storage.flushPendingWrites()
     var status: Int32 = 0

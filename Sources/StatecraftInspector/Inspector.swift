@@ -209,23 +209,35 @@ public final class Inspector<State, Action> {
   /// the continue, then the ones set aside), as the JSON that `Recording(jsonData:)` reads. Nil
   /// when no step is set aside, or when the state or action is not `Encodable`.
   ///
+  /// This is the last continue's. A continue made while steps were set aside keeps those too,
+  /// as a session of their own: ``setAsideSessions()`` returns them all.
+  public func setAsideSession() -> Data? {
+    setAsideSessions().last
+  }
+
+  /// Every session set aside, the earliest first: for each "continue from here" made while
+  /// steps were set aside, the session its undo would have made then, and last, the one
+  /// ``setAsideSession()`` returns. Empty when no step is set aside, or when the state or
+  /// action is not `Encodable`.
+  ///
   /// The timeline, and what it set aside, stays while steps are set aside, even when the last
   /// page leaves, so that a page that reloads can still undo. ``stop()`` lets it go: call this
   /// before, and write what it returns beside the app's data, with a message.
   ///
   /// ```swift
-  /// if let data = inspector.setAsideSession() {
-  ///   try data.write(to: dataFile.deletingPathExtension().appendingPathExtension("set-aside.json"))
+  /// for (index, data) in inspector.setAsideSessions().enumerated() {
+  ///   let name = "todos.set-aside-\(index + 1).json"
+  ///   try data.write(to: dataFile.deletingLastPathComponent().appendingPathComponent(name))
   /// }
   /// await inspector.stop()
   /// ```
-  public func setAsideSession() -> Data? {
-    try? session.setAsideData()
+  public func setAsideSessions() -> [Data] {
+    (try? session.setAsideData()) ?? []
   }
 
   /// Stops the server, closes the pages and detaches from the store. A store left at a past
   /// step goes back to its live state. Steps set aside by "continue from here" are let go:
-  /// ``setAsideSession()`` returns them before.
+  /// ``setAsideSessions()`` returns them before.
   public func stop() async {
     guard !isStopped else { return }
     isStopped = true

@@ -75,12 +75,14 @@ enum InspectorMessage {
       + (skipped ? #","k":true}"# : "}")
   }
 
+  /// `kept`: the sessions set aside by earlier continues, which the app keeps at quit.
   static func timeline(
-    firstStep: Int, stepCount: Int, branch: (from: Int, stepCount: Int)?, note: String?
+    firstStep: Int, stepCount: Int, branch: (from: Int, stepCount: Int)?, kept: Int = 0,
+    note: String?
   ) -> String {
     let branch = branch.map { #"{"from":\#($0.from),"stepCount":\#($0.stepCount)}"# } ?? "null"
     return #"{"type":"timeline","firstStep":\#(firstStep),"stepCount":\#(stepCount),"#
-      + #""branch":\#(branch),"note":\#(note.map(quoted) ?? "null")}"#
+      + #""branch":\#(branch),"kept":\#(kept),"note":\#(note.map(quoted) ?? "null")}"#
   }
 
   static func trimmed(firstStep: Int) -> String {

@@ -172,6 +172,7 @@ enum InspectorPage {
     let shownCount = 0;          // steps shown in the log (a prefix of steps)
     let firstStep = 0;           // the step the timeline starts from (older ones were dropped)
     let branch = null;           // {from, stepCount}: steps set aside by "continue from here"
+    let kept = 0;                // sessions set aside by earlier continues, kept for quit
     let lastDetail = null;       // the detail shown, to redraw it in another view
     let cuts = new Map();        // path (JSON) → {shown, count}: containers the server cut
     const pendingChildren = new Map(); // path (JSON) → where more of a container goes
@@ -276,7 +277,9 @@ enum InspectorPage {
       $("undoContinue").textContent = branch === null ? "Undo continue"
         : "Undo continue (" + branch.stepCount + " steps set aside after step " + branch.from + ")";
       $("count").textContent = (liveStep() - firstStep) + " steps"
-        + (firstStep > 0 ? " (from step " + firstStep + ")" : "");
+        + (firstStep > 0 ? " (from step " + firstStep + ")" : "")
+        + (kept > 0 ? " · " + kept + (kept === 1 ? " earlier session" : " earlier sessions")
+          + " set aside, kept at quit" : "");
     }
 
     function notice(text) {
@@ -742,7 +745,7 @@ enum InspectorPage {
 
     function resetTimeline(message) {
       steps.length = 0; visible = []; shownCount = 0;
-      firstStep = message.firstStep; branch = message.branch;
+      firstStep = message.firstStep; branch = message.branch; kept = message.kept || 0;
       reportedLiveStep = message.stepCount;
       latestOfCase.clear();
       if (viewing !== null && (viewing > message.stepCount || viewing < firstStep)) {
@@ -867,7 +870,8 @@ enum InspectorPage {
         + last + " (" + count + (count === 1 ? " step" : " steps") + ") are set aside, and "
         + "shared values go back to their values at step " + step + " (persisted ones are "
         + "saved). \"Undo continue\" puts the set-aside steps back"
-        + (branch ? ", and replaces the " + branch.stepCount + " steps set aside before." : ".");
+        + (branch ? ". The " + branch.stepCount + " steps set aside before are kept as a "
+          + "session of their own, which the app keeps at quit." : ".");
       if (!confirm(question)) return;
       viewing = null; selected = null; paused = false;
       request({ type: "continue", step: step });

@@ -328,6 +328,57 @@ extension Engine {
       #expect(store.state == Tally.State(count: 3, notes: ["three"]))
     }
 
+    /// A continue made while steps are set aside keeps those too, as the session its undo
+    /// would have made: a second continue used to replace them. Each is there at quit, the
+    /// earliest first, and replays; the timeline stays for them when the last page leaves.
+    @Test func aSecondContinueKeepsTheStepsTheFirstSetAside() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      try await withPage(inspector) { page, _ in
+        try await sendThreeSteps(to: store, readingThemOn: &page)
+        // Steps 2 and 3 are set aside; then 4 more are made.
+        try await page.sendText(#"{"type":"continue","step":1}"#)
+        _ = try await page.read(until: "timeline")
+        store.send(.add(10))
+        store.send(.add(20))
+        _ = try await page.readSteps(count: 2)
+        // Before step 1: the first continue's step is cut away too.
+        try await page.sendText(#"{"type":"continue","step":0}"#)
+        let timeline = try await page.read(until: "timeline").message
+        #expect(timeline["kept"] as? Int == 1)
+        #expect((timeline["branch"] as? [String: Any])?["stepCount"] as? Int == 3)
+        #expect((timeline["note"] as? String)?.contains("kept as a session of their own") == true)
+        // Undo swaps with the last continue's steps, and the earlier session stays kept.
+        try await page.sendText(#"{"type":"undoContinue"}"#)
+        _ = try await page.read(until: "timeline")
+        #expect(store.state == Tally.State(count: 31))
+      }
+      await inspector.session.waitForPageCount(0)
+      #expect(inspector.session.isRecording)
+      let sessions = inspector.setAsideSessions()
+      try #require(sessions.count == 1)
+      let earlier = try Recording<Tally.State, Tally.Action>(jsonData: sessions[0])
+      #expect(earlier.actions == [.add(1), .add(2), .note("three")])
+      #expect(earlier.replay(against: Tally()).isReproduced)
+      #expect(inspector.setAsideSession() == sessions.last)
+
+      // No step is set aside after that undo (none were made since the second continue), so a
+      // third continue keeps nothing more.
+      try await withPage(inspector) { page, _ in
+        _ = try await page.read(until: "timeline")
+        try await page.sendText(#"{"type":"continue","step":1}"#)
+        let timeline = try await page.read(until: "timeline").message
+        #expect(timeline["kept"] as? Int == 1)
+      }
+      let atQuit = inspector.setAsideSessions()
+      try #require(atQuit.count == 2)
+      let last = try Recording<Tally.State, Tally.Action>(jsonData: atQuit[1])
+      #expect(last.actions == [.add(1), .add(10), .add(20)])
+      #expect(last.replay(against: Tally()).isReproduced)
+      await inspector.stop()
+      #expect(inspector.setAsideSessions().isEmpty)
+    }
+
     @Test func theTimelineKeepsStatesAtCheckpointsAndRecomputesTheOthers() async throws {
       let store = Store(initialState: Tally.State()) { Tally() }
       var configuration = InspectorConfiguration()

@@ -69,18 +69,29 @@ extension InspectorSession {
     return try writer.finish(last: last, json: exportJSON, state: feature.featureState)
   }
 
-  /// The session as "undo continue" would make it, in the format of ``exportData()``: the
-  /// steps up to the last "continue from here", then the ones it set aside. Nil when no step is
-  /// set aside.
-  func setAsideData() throws(ExportError) -> Data? {
-    guard var timeline, let branch else { return nil }
-    _ = timeline.cut(after: branch.from)
-    timeline.restore(branch)
+  /// The sessions set aside, in the format of ``exportData()``, the earliest first: each
+  /// earlier continue's (`earlierBranches`), then the one "undo continue" would make now (the
+  /// steps up to the last continue, then the ones it set aside). Empty when no step is set
+  /// aside.
+  func setAsideData() throws(ExportError) -> [Data] {
+    var sessions = earlierBranches
+    if var timeline, let branch {
+      _ = timeline.cut(after: branch.from)
+      timeline.restore(branch)
+      sessions.append(timeline)
+    }
+    var data: [Data] = []
+    for session in sessions { data.append(try sessionData(of: session)) }
+    return data
+  }
+
+  /// `timeline` in the format of ``exportData()``, its actions encoded and its last state
+  /// recomputed at once: at quit, there is no app's work to run first.
+  private func sessionData(of timeline: InspectorTimeline<Action>) throws(ExportError) -> Data {
     guard canExport else { throw .notEncodable("\(State.self) or \(Action.self)") }
     var writer = ExportWriter(timeline: timeline)
     try writer.encodeActions(
       slice: SliceBudget(maximumDuration: .seconds(1_000_000)), json: exportJSON)
-    // NB: the last state is recomputed at once: at quit, there is no app's work to run first.
     let from = timeline.checkpoint(atOrBefore: timeline.lastStep)
     guard let (last, _) = timeline.recompute(timeline.lastStep, from: from, feature.reduce) else {
       throw .encodingFailed("the last step could not be recomputed")

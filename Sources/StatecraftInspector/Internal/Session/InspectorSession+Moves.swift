@@ -8,7 +8,9 @@ extension InspectorSession {
   // MARK: - Continue from here
 
   /// Puts the store at `step`, setting aside the steps after it, which `undoContinue` puts
-  /// back: the one way a page changes the store's state, and only when asked.
+  /// back: the one way a page changes the store's state, and only when asked. Steps an earlier
+  /// continue set aside are kept, as the session its undo would have made
+  /// (`earlierBranches`).
   func continueFrom(_ step: Int, page: PageConnection) {
     guard var timeline = self.timeline, isViewable(step) else {
       page.send(noSuchStep(step, context: "continue"))
@@ -29,6 +31,13 @@ extension InspectorSession {
       return
     }
     let liveStep = timeline.lastStep
+    // NB: the session the last continue's undo would make, before this one cuts it.
+    let earlier = branch.map { earlier in
+      var undone = timeline
+      _ = undone.cut(after: earlier.from)
+      undone.restore(earlier)
+      return undone
+    }
     let aside = timeline.cut(after: step)
     guard moveStore(to: target, in: &timeline) else {
       timeline.restore(aside)
@@ -38,12 +47,20 @@ extension InspectorSession {
       return
     }
     branch = aside
+    if let earlier { earlierBranches.append(earlier) }
     self.timeline = timeline
+    let kept =
+      earlier == nil
+      ? ""
+      : """
+       The steps set aside before are kept as a session of their own \
+      (\(earlierBranches.count) kept), for the app to keep at quit.
+      """
     sendTimeline(
       to: Array(pages.values),
       note: """
         Continued from step \(step): steps \(step + 1) to \(liveStep) were set aside. \
-        Undo puts them back.
+        Undo puts them back.\(kept)
         """)
   }
 

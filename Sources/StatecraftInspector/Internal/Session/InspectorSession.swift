@@ -37,6 +37,13 @@ final class InspectorSession<State, Action> {
   var timeline: InspectorTimeline<Action>?
   /// The steps set aside by the last "continue from here", which "undo" puts back.
   var branch: InspectorTimeline<Action>.Branch?
+  /// Sessions set aside by earlier continues, each as "undo continue" would have made it: a
+  /// later continue, while steps were set aside, would have replaced them. Kept whole (the
+  /// timeline's steps are small, and its states are shared with it until it drops them), for
+  /// the app to keep at quit (`Inspector.setAsideSessions()`).
+  var earlierBranches: [InspectorTimeline<Action>] = []
+  /// Whether anything is set aside: the timeline then stays when the last page leaves.
+  var hasSetAside: Bool { branch != nil || !earlierBranches.isEmpty }
   /// The shared values the state holds, found when the timeline starts.
   var sharedReferences: [any AnySharedReference] = []
   /// The sum of their change counts after the last step, and the store's count of replaced
@@ -113,7 +120,10 @@ final class InspectorSession<State, Action> {
   var isRecording: Bool { !observerIDs.isEmpty }
 
   /// The number of states the timeline holds (its checkpoints), for the tests of its memory.
-  var keptStateCount: Int { (timeline?.checkpoints.count ?? 0) + (branch?.checkpoints.count ?? 0) }
+  var keptStateCount: Int {
+    (timeline?.checkpoints.count ?? 0) + (branch?.checkpoints.count ?? 0)
+      + earlierBranches.reduce(0) { $0 + $1.checkpoints.count }
+  }
 
   /// What the page may offer.
   var capabilities: [String: Bool] {
@@ -164,7 +174,7 @@ final class InspectorSession<State, Action> {
     work.forget(ObjectIdentifier(page))
     // NB: while steps are set aside, the timeline stays, so that a page that reloads (or the
     // next one) can still undo the continue, and the app can keep them at quit.
-    if pages.isEmpty && branch == nil { stopRecording() }
+    if pages.isEmpty && !hasSetAside { stopRecording() }
     pageCountChanged()
   }
 
@@ -184,6 +194,7 @@ final class InspectorSession<State, Action> {
     timeline = InspectorTimeline(
       start: .init(step: 0, rootState: root, shared: snapshot()), limits: limits)
     branch = nil
+    earlierBranches = []
     forgetComputedStates()
     start = .now
     sentCount = 0
@@ -202,6 +213,7 @@ final class InspectorSession<State, Action> {
     // NB: nothing to put back: viewing a step never moved the store.
     timeline = nil
     branch = nil
+    earlierBranches = []
     forgetComputedStates()
     treeEncoder = TreeEncoder()
     sharedReferences = []
@@ -308,7 +320,8 @@ final class InspectorSession<State, Action> {
     var messages = [
       InspectorMessage.timeline(
         firstStep: windowStart, stepCount: sentCount,
-        branch: branch.map { ($0.from, $0.steps.count) }, note: note)
+        branch: branch.map { ($0.from, $0.steps.count) }, kept: earlierBranches.count,
+        note: note)
     ]
     if sentCount > windowStart {
       messages += stepMessages((windowStart + 1)...sentCount, in: timeline)
