@@ -35,26 +35,8 @@ public final class Store<State, Action>: Observable {
   /// The state a scoped core last read through to the root, while the root's state is
   /// unchanged (see ScopedStateCache.swift): a child store's read again costs a field access.
   @usableFromInline let scopedStateCache: ScopedStateCache<State>?
-  @usableFromInline let registrar = ObservationRegistrar()
-  /// What readers have observed since the value last changed: each compared after every batch.
-  var observedValues: [ObservedValue<State, Action>] = []
-  /// Every key path readers have observed, observed now or not, by slot: what a read builds
-  /// once (see `observedKeyPath(_:value:)`). It holds no value of a key path that is not observed now.
-  var knownObservedValues: [ObservedValue<State, Action>] = []
-  /// `knownObservedValues` by key path, for a read through a key path object no read site names.
-  var knownKeyPaths: [AnyKeyPath: ObservedValue<State, Action>] = [:]
-  // NB: `@exclusivity(unchecked)` on the three arrays below: read at every read of the store, on
-  // the main actor, and written only by `trackRead` and `publishChanges`, which hold no access to
-  // them across a call.
-  /// The flags of each observed key path, by slot (see `ObservationFlags`).
-  @usableFromInline @exclusivity(unchecked) var observationFlags: [ObservationFlags] = []
-  /// The key paths reads went through, with what a read again needs: it finds its entry by
-  /// comparing two words per entry in `readSiteKeys`, without hashing the key path.
-  @usableFromInline @exclusivity(unchecked) var readSites: [ReadSite] = []
-  /// The keys of `readSites`, in the same order.
-  @usableFromInline @exclusivity(unchecked) var readSiteKeys: [ReadSiteKey] = []
-  /// Keeps alive the key path objects whose identity names a read site.
-  var readSiteKeyPaths: [AnyKeyPath] = []
+  /// What the store's readers observe (see StoreObservation.swift).
+  @usableFromInline let observation = StoreObservation<State, Action>()
   /// Child stores made by `scope`, so that a scope asked for twice is the same store.
   var children: [ScopeID: AnyObject] = [:]
   /// The `states` streams made from this store, told its last state when it is released (an
@@ -119,7 +101,7 @@ public final class Store<State, Action>: Observable {
   /// (`store.count`), which observes only those.
   public var state: State {
     let state = core.state
-    trackRead(\State.self, value: state)
+    observation.trackRead(\State.self, value: state, in: self)
     return state
   }
 
@@ -129,7 +111,7 @@ public final class Store<State, Action>: Observable {
     // NB: inlined where it is written (`store.count`), so that it is specialized for the
     // state's type and the key path literal: a root store's read becomes a field access, and a
     // read again finds what it observes by the field's offset and type, constants here (see
-    // `ReadSiteKey` and `observeReadAgain(_:)`), with no generic metadata lookup and no hashing.
+    // `ReadSiteKey` and `StoreObservation.readAgain(_:in:)`), with no generic metadata lookup and no hashing.
     let value: Value
     if let rootCore {
       value = rootCore.currentState[keyPath: keyPath]
@@ -138,7 +120,9 @@ public final class Store<State, Action>: Observable {
     } else {
       value = core.state[keyPath: keyPath]
     }
-    if !observeReadAgain(keyPath) { trackRead(keyPath, value: value) }
+    if !observation.readAgain(keyPath, in: self) {
+      observation.trackRead(keyPath, value: value, in: self)
+    }
     return value
   }
 

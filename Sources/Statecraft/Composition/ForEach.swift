@@ -163,7 +163,7 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
       return .none
     }
     // NB: lets the row indexes of the store tree see which row this writes (see
-    // Engine/Rows/RowObservation.swift).
+    // Observation/Rows/RowObservation.swift).
     let effect = RowObservation.write(row: id, of: &elements) {
       element.reduce(into: &$0[index], action: elementAction)
     }

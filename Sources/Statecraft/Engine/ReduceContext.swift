@@ -1,5 +1,5 @@
 // Owns what the reducers of a store tree can reach while its root reduces an action: the row
-// indexes (see Rows/) and the log of pulse assignments (see Pulse.swift), through a thread-local
+// indexes (see Observation/Rows/) and the log of pulse assignments (see Pulse.swift), through a thread-local
 // that RootCore.swift sets around the reducer only while one of them is in use.
 
 #if canImport(Darwin)
@@ -10,7 +10,7 @@
   import Musl
 #endif
 
-/// What a store tree tells the reducers it runs: its row indexes (see Rows/RowObservation.swift)
+/// What a store tree tells the reducers it runs: its row indexes (see Observation/Rows/RowObservation.swift)
 /// and whether its pulses are logged, with the log. Reducers reach it through a thread-local while
 /// the root reduces.
 ///

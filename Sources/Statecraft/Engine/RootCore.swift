@@ -1,7 +1,7 @@
 // Owns the send loop of a store tree: the state, the reducer, the queue of actions sent while a
 // batch runs, and the order of a batch (reduce, start the effect, check departed children, drain
 // the queue, publish). What the loop has pending is kept by SendLoopStateMachine.swift; effects
-// are carried out by EffectInterpreter.swift; observers are told by ObserverRegistry.swift.
+// are carried out by EffectInterpreter.swift; observers are told by Observation/ObserverRegistry.swift.
 // The dependency values in force when the root is made are the ones it reduces with and starts
 // effects with.
 import ConcurrencyExtras
@@ -297,7 +297,7 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
       returnedEffect = reduction(self, &currentState, action)
     } else {
       // NB: `forEach` logs the rows it writes to the current context (see
-      // Rows/RowObservation.swift), and pulses their assignments (see Pulse.swift).
+      // Observation/Rows/RowObservation.swift), and pulses their assignments (see Pulse.swift).
       let previous = ReduceContext.enter(reduceContext)
       returnedEffect = reduction(self, &currentState, action)
       ReduceContext.exit(to: previous)

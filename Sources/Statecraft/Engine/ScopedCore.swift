@@ -1,7 +1,7 @@
 // Owns a child store's runtime: reading its state through to the parent and forwarding its
 // actions to it. One type serves every scope: a plain scope, a scope of optional state and a row
 // store differ only in the `toState` they are given (the last two keep their last present state,
-// see `LastPresentState` in Rows/RowIndex.swift) and in where their observed stores register.
+// see `LastPresentState` in Observation/Rows/RowIndex.swift) and in where their observed stores register.
 
 /// A child store's runtime: reads its state through to the parent and forwards its actions.
 @MainActor

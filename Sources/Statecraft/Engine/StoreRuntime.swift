@@ -1,5 +1,5 @@
 // Owns what a store tree shares at its root, whatever its state and action types: its effect
-// registry (EffectRegistry.swift), its observer registry (ObserverRegistry.swift), its step
+// registry (EffectRegistry.swift), its observer registry (Observation/ObserverRegistry.swift), its step
 // observers (StepObservers.swift), the scoped cores' state caches, and the objects an idiom keeps
 // with the tree (a reactor's routes, a feedback loop). It does not forward: code outside the
 // engine, the test store and the debugging tools call the registry that does the work

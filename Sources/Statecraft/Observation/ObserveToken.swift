@@ -11,7 +11,7 @@ public final class ObserveToken: Hashable {
   private var isScheduled = false
 
   /// The `observe` closure running now: what it reads through a store registers with it, not
-  /// with Observation (see `ObservedValue.read(_:as:)`).
+  /// with Observation (see `ObservedValue.read(_:)`).
   @usableFromInline static var current: ObserveToken?
 
   init(_ operation: @escaping @MainActor (ObserveToken) -> Void) {

@@ -14,7 +14,7 @@ final class ObservedValue<State, Action> {
   /// The `observe` closures that read the key path, with the run that read it (see
   /// `ObserveToken.current`).
   private var readers: [(token: WeakObserveToken, run: UInt64)] = []
-  /// Where the store keeps this key path's flags, in `Store.observationFlags`: a read again
+  /// Where the store keeps this key path's flags, in `StoreObservation.flags`: a read again
   /// checks and sets them there without touching (so retaining) this object.
   let slot: Int
   /// The key path Observation is told about: `\Store.[observationSlot: slot]`. Observation
@@ -40,8 +40,8 @@ final class ObservedValue<State, Action> {
     self.storeKeyPath = storeKeyPath
     self.forget = { seen.value = nil }
     self.notify = {
-      $0.registrar.willSet($0, keyPath: storeKeyPath)
-      $0.registrar.didSet($0, keyPath: storeKeyPath)
+      $0.observation.registrar.willSet($0, keyPath: storeKeyPath)
+      $0.observation.registrar.didSet($0, keyPath: storeKeyPath)
     }
     if let isEqual = equalityCheck(for: Value.self) {
       self.hasChanged = { state in
@@ -56,7 +56,7 @@ final class ObservedValue<State, Action> {
   /// Remembers `value`, of the key path's `Value`, as the one the readers saw.
   func remember<Value>(_ value: Value) {
     // NB: `seen` was made for this `Value`: the store finds this object by a key path to a
-    // `Value` (see `Store.trackRead`).
+    // `Value` (see `StoreObservation.trackRead`).
     unsafeDowncast(seen, to: SeenValue<Value>.self).value = value
   }
 
@@ -67,15 +67,15 @@ final class ObservedValue<State, Action> {
       if let last = readers.last, last.token.value === token, last.run == token.runs { return }
       readers.append((WeakObserveToken(token), token.runs))
     } else {
-      store.observationFlags[slot].hasRegistrarReaders = true
-      store.registrar.access(store, keyPath: storeKeyPath)
+      store.observation.flags[slot].hasRegistrarReaders = true
+      store.observation.registrar.access(store, keyPath: storeKeyPath)
     }
   }
 
   /// Tells the key path's readers that its value changed: Observation's, and each `observe`
   /// closure whose latest run read it.
   func changed(_ store: Store<State, Action>) {
-    if store.observationFlags[slot].hasRegistrarReaders { notify(store) }
+    if store.observation.flags[slot].hasRegistrarReaders { notify(store) }
     for reader in readers {
       guard let token = reader.token.value, token.runs == reader.run else { continue }
       token.schedule(in: store.core.runtime)
@@ -86,7 +86,7 @@ final class ObservedValue<State, Action> {
   /// it is read again.
   func forgetReaders(_ store: Store<State, Action>) {
     readers.removeAll(keepingCapacity: true)
-    store.observationFlags[slot] = ObservationFlags()
+    store.observation.flags[slot] = ObservationFlags()
     forget()
   }
 }
@@ -160,136 +160,11 @@ struct ReadSite {
   /// How many entries a store keeps: past it, a read through yet another key path object (one
   /// built at run time for each read) finds what it observes by hashing its key path.
   static var limit: Int { 64 }
-  /// Where the key path's flags are in `Store.observationFlags`.
+  /// Where the key path's flags are in `StoreObservation.flags`.
   @usableFromInline let slot: Int
-  // NB: unmanaged, so that a read passes it to the registrar without a retain and a release: the
-  // store's `knownObservedValues` holds the `ObservedValue` that holds it while the store lives.
+  // NB: unmanaged, so that a read passes it to the registrar without a retain and a release:
+  // `StoreObservation.knownObservedValues` holds the `ObservedValue` that holds it while the
+  // store lives.
   /// The key path Observation is told about (`ObservedValue.storeKeyPath`).
   @usableFromInline let storeKeyPath: Unmanaged<AnyKeyPath>
-}
-
-extension Store: ObservedStore {
-  /// What the key path Observation is told about for an observed field names: the field's slot
-  /// (see `ObservedValue.storeKeyPath`). Never read through.
-  subscript(observationSlot slot: Int) -> Int { slot }
-
-  /// `\Store.[observationSlot: slot]`, made once per store type and slot: the runtime builds a
-  /// key path through a generic type by demangling its generic arguments, which costs several
-  /// microseconds, and every row store of a list reads its fields in the same slots.
-  static func observationKeyPath(slot: Int) -> KeyPath<Store, Int> {
-    let type = ObjectIdentifier(Store.self)
-    if let paths = ObservationKeyPaths.byStoreType[type], slot < paths.count {
-      // NB: the entries for this store type are all `KeyPath<Store, Int>`s (below).
-      return unsafeDowncast(paths[slot], to: KeyPath<Store, Int>.self)
-    }
-    var paths = ObservationKeyPaths.byStoreType.removeValue(forKey: type) ?? []
-    while paths.count <= slot { paths.append(\Store.[observationSlot: paths.count]) }
-    ObservationKeyPaths.byStoreType[type] = paths
-    return unsafeDowncast(paths[slot], to: KeyPath<Store, Int>.self)
-  }
-
-  /// Registers a read of `keyPath` made again through a call site whose key path is observed
-  /// now, outside an `observe` closure: tells Observation, as `ObservedValue.read(_:)` does.
-  /// False when the read needs `trackRead(_:value:)`.
-  @inlinable @inline(__always)
-  func observeReadAgain<Value>(_ keyPath: KeyPath<State, Value>) -> Bool {
-    // NB: the keys are scanned in an array of their own, of a trivial type: finding one retains
-    // nothing, and needs no closure (which would check its isolation at run time).
-    guard let index = readSiteKeys.firstIndex(of: ReadSiteKey(keyPath)) else { return false }
-    let site = readSites[index]
-    guard observationFlags[site.slot].isObserved, ObserveToken.current == nil else {
-      return false
-    }
-    // NB: written only when it changes, so that a read again does not check the array's
-    // uniqueness.
-    if !observationFlags[site.slot].hasRegistrarReaders {
-      observationFlags[site.slot].hasRegistrarReaders = true
-    }
-    Self.access(self, site.storeKeyPath)
-    return true
-  }
-
-  /// Tells the store's registrar of a read of `storeKeyPath`, a `KeyPath<Store, Int>`,
-  /// without retaining it.
-  // NB: nonisolated, so that its closure has no isolation to check at run time: it only calls
-  // the registrar, which may be called from anywhere.
-  @inlinable @inline(__always)
-  nonisolated static func access(_ store: Store, _ storeKeyPath: Unmanaged<AnyKeyPath>) {
-    // NB: every site's store key path is a `KeyPath<Store, Int>` (see `ObservedValue`).
-    storeKeyPath._withUnsafeGuaranteedRef {
-      store.registrar.access(store, keyPath: unsafeDowncast($0, to: KeyPath<Store, Int>.self))
-    }
-  }
-
-  /// Registers a read of `keyPath` with Observation, and remembers its value to compare after
-  /// the next batch.
-  @usableFromInline
-  func trackRead<Value>(_ keyPath: KeyPath<State, Value>, value: Value) {
-    let observed = observedKeyPath(keyPath, value: value)
-    observed.read(self)
-    guard !observationFlags[observed.slot].isObserved else { return }
-    observed.remember(value)
-    if observedValues.isEmpty { core.register(observedStore: self) }
-    observedValues.append(observed)
-    observationFlags[observed.slot].isObserved = true
-  }
-
-  /// What reads through `keyPath` observe: found by its read site, else by its value (another
-  /// object for the same computed key path), else made (with `value`).
-  private func observedKeyPath<Value>(
-    _ keyPath: KeyPath<State, Value>, value: Value
-  ) -> ObservedValue<State, Action> {
-    let key = ReadSiteKey(keyPath)
-    if let index = readSiteKeys.firstIndex(of: key) {
-      return knownObservedValues[readSites[index].slot]
-    }
-    // NB: a key path read again after a change (a view re-rendering) reuses what its first read
-    // built: the store's key path, which the runtime instantiates (demangling its generic
-    // arguments) each time it is written, and the equality check, a dynamic cast to `Equatable`.
-    // Together they cost about ten times the rest of a read.
-    let observed: ObservedValue<State, Action>
-    if let known = knownKeyPaths[keyPath] {
-      observed = known
-    } else {
-      observed = ObservedValue(keyPath: keyPath, value: value, slot: observationFlags.count)
-      observationFlags.append(ObservationFlags())
-      knownObservedValues.append(observed)
-      knownKeyPaths[keyPath] = observed
-    }
-    if readSites.count < ReadSite.limit {
-      if key.isIdentity { readSiteKeyPaths.append(keyPath) }
-      readSites.append(
-        ReadSite(slot: observed.slot, storeKeyPath: Unmanaged.passUnretained(observed.storeKeyPath))
-      )
-      readSiteKeys.append(key)
-    }
-    return observed
-  }
-
-  /// Called by the root after each batch: notifies the observers of the key paths whose values
-  /// changed, and forgets them until they are read again.
-  @usableFromInline
-  package func publishChanges() {
-    let state = core.state
-    var changed: [ObservedValue<State, Action>] = []
-    for observed in observedValues where observed.hasChanged(state) {
-      changed.append(observed)
-    }
-    guard !changed.isEmpty else { return }
-    for observed in changed { observationFlags[observed.slot].isObserved = false }
-    // NB: a row store's one observed field changed: no predicate to run (generic code here, so
-    // `removeAll(where:)` looks up its metadata at run time).
-    if changed.count == observedValues.count {
-      observedValues.removeAll(keepingCapacity: true)
-    } else {
-      observedValues.removeAll { !observationFlags[$0.slot].isObserved }
-    }
-    for observed in changed {
-      observed.changed(self)
-      observed.forgetReaders(self)
-    }
-  }
-
-  @usableFromInline
-  package var isObserving: Bool { !observedValues.isEmpty }
 }

@@ -134,10 +134,10 @@ extension Engine {
       let store = Store(initialState: Counter.State()) { Counter() }
       _ = store.count
       _ = store.isEven
-      #expect(store.observedValues.count == 2)
+      #expect(store.observation.observedValues.count == 2)
       store.send(.increment)
       // Both changed and were told; they are forgotten until read again.
-      #expect(store.observedValues.isEmpty)
+      #expect(store.observation.observedValues.isEmpty)
     }
   }
 }

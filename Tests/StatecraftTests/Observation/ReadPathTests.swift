@@ -83,8 +83,8 @@ extension Engine {
           _ = store[dynamicMember: (\Tally.State.self).appending(path: \.count)]
         }
       }
-      #expect(store.readSites.count <= 64)
-      #expect(store.observedValues.count == 1)
+      #expect(store.observation.readSites.count <= 64)
+      #expect(store.observation.observedValues.count == 1)
       store.send(.add(1))
       #expect(notified.value == 1)
     }
@@ -113,10 +113,10 @@ extension Engine {
         #expect(store[\.inner.x] == round)
         #expect(store.inner == Nested.Inner(x: round, y: round))
       }
-      let sites = store.readSites.count
+      let sites = store.observation.readSites.count
       _ = store.inner
       _ = store[\.inner.x]
-      #expect(store.readSites.count == sites)
+      #expect(store.observation.readSites.count == sites)
     }
 
     @Test func computedKeyPathsMadeAtEachReadAreObservedAndKeptFew() {
@@ -126,8 +126,8 @@ extension Engine {
           _ = store[dynamicMember: (\Nested.State.self).appending(path: \.total)]
         }
       }
-      #expect(store.readSites.count <= 64)
-      #expect(store.observedValues.count == 1)
+      #expect(store.observation.readSites.count <= 64)
+      #expect(store.observation.observedValues.count == 1)
       store.send(.setCount(1))
       #expect(notified.value == 1)
     }

@@ -103,7 +103,7 @@ extension Engine {
         store.send(.increment)
       }
       #expect(seen == Array(0...50))
-      #expect(store.knownKeyPaths.count == 1)
+      #expect(store.observation.knownKeyPaths.count == 1)
       token.cancel()
     }
 
@@ -137,7 +137,7 @@ extension Engine {
       // The change was told; the value the reader saw is let go of until the field is read again.
       #expect(first == nil)
       _ = store.box
-      #expect(store.observedValues.count == 1)
+      #expect(store.observation.observedValues.count == 1)
     }
 
     // MARK: - Effects

@@ -1,0 +1,186 @@
+// Owns what the readers of one store observe: the store's Observation registrar, the key paths
+// read (each an `ObservedValue`, ObservedValue.swift) with their flags by slot, the read sites a
+// read again finds them by, and comparing them after each batch. A store owns one
+// (`Store.observation`). After each batch the store tree's `ObserverRegistry` re-checks the
+// stores whose readers observe something; a row store is re-checked by its row index instead,
+// only when the batch may have written its row (Rows/RowObservation.swift). Streams, pulses and
+// `observe` closures are told through the registry too (StoreStreams.swift, ObserveToken.swift).
+import Observation
+
+/// What the readers of one store observe, and how a read of the store registers with them.
+///
+/// A read (`store.count`) is made again far more often than first made: a view re-renders, an
+/// `observe` closure re-runs. So a read again finds what it observes by its read site, two
+/// words compared per entry (`readAgain(_:in:)`, inlined where the read is written), and only a
+/// first read builds an ``ObservedValue`` (`trackRead(_:value:in:)`).
+@MainActor
+@usableFromInline
+final class StoreObservation<State, Action> {
+  /// The registrar Observation's readers (views, `withObservationTracking`) register with; its
+  /// subject is the store, and its key paths `\Store.[observationSlot:]` (see
+  /// `ObservedValue.storeKeyPath`).
+  @usableFromInline let registrar = ObservationRegistrar()
+  /// What readers have observed since the value last changed: each compared after every batch.
+  var observedValues: [ObservedValue<State, Action>] = []
+  /// Every key path readers have observed, observed now or not, by slot: what a read builds
+  /// once (see `observedKeyPath(_:value:)`). It holds no value of a key path that is not
+  /// observed now.
+  var knownObservedValues: [ObservedValue<State, Action>] = []
+  /// `knownObservedValues` by key path, for a read through a key path object no read site names.
+  var knownKeyPaths: [AnyKeyPath: ObservedValue<State, Action>] = [:]
+  // NB: `@exclusivity(unchecked)` on the three arrays below: read at every read of the store, on
+  // the main actor, and written only by `trackRead` and `publishChanges`, which hold no access to
+  // them across a call.
+  /// The flags of each observed key path, by slot (see `ObservationFlags`).
+  @usableFromInline @exclusivity(unchecked) var flags: [ObservationFlags] = []
+  /// The key paths reads went through, with what a read again needs: it finds its entry by
+  /// comparing two words per entry in `readSiteKeys`, without hashing the key path.
+  @usableFromInline @exclusivity(unchecked) var readSites: [ReadSite] = []
+  /// The keys of `readSites`, in the same order.
+  @usableFromInline @exclusivity(unchecked) var readSiteKeys: [ReadSiteKey] = []
+  /// Keeps alive the key path objects whose identity names a read site.
+  var readSiteKeyPaths: [AnyKeyPath] = []
+
+  @usableFromInline init() {}
+
+  /// Whether any key path is observed now: the store is re-checked after each batch until none
+  /// is.
+  var isObserving: Bool { !observedValues.isEmpty }
+
+  // MARK: - Reads
+
+  /// Registers a read of `keyPath` made again through a call site whose key path is observed
+  /// now, outside an `observe` closure: tells Observation, as `ObservedValue.read(_:)` does.
+  /// False when the read needs `trackRead(_:value:in:)`.
+  @inlinable @inline(__always)
+  func readAgain<Value>(_ keyPath: KeyPath<State, Value>, in store: Store<State, Action>) -> Bool {
+    // NB: the keys are scanned in an array of their own, of a trivial type: finding one retains
+    // nothing, and needs no closure (which would check its isolation at run time).
+    guard let index = readSiteKeys.firstIndex(of: ReadSiteKey(keyPath)) else { return false }
+    let site = readSites[index]
+    guard flags[site.slot].isObserved, ObserveToken.current == nil else { return false }
+    // NB: written only when it changes, so that a read again does not check the array's
+    // uniqueness.
+    if !flags[site.slot].hasRegistrarReaders {
+      flags[site.slot].hasRegistrarReaders = true
+    }
+    Self.access(store, registrar, site.storeKeyPath)
+    return true
+  }
+
+  /// Tells `registrar` of a read of `storeKeyPath`, a `KeyPath<Store, Int>`, without retaining
+  /// it.
+  // NB: nonisolated, so that its closure has no isolation to check at run time: it only calls
+  // the registrar, which may be called from anywhere.
+  @inlinable @inline(__always)
+  nonisolated static func access(
+    _ store: Store<State, Action>, _ registrar: ObservationRegistrar,
+    _ storeKeyPath: Unmanaged<AnyKeyPath>
+  ) {
+    // NB: every site's store key path is a `KeyPath<Store, Int>` (see `ObservedValue`).
+    storeKeyPath._withUnsafeGuaranteedRef {
+      registrar.access(
+        store, keyPath: unsafeDowncast($0, to: KeyPath<Store<State, Action>, Int>.self))
+    }
+  }
+
+  /// Registers a read of `keyPath` with Observation (or the `observe` closure running), and
+  /// remembers its value to compare after the next batch.
+  @usableFromInline
+  func trackRead<Value>(
+    _ keyPath: KeyPath<State, Value>, value: Value, in store: Store<State, Action>
+  ) {
+    let observed = observedKeyPath(keyPath, value: value)
+    observed.read(store)
+    guard !flags[observed.slot].isObserved else { return }
+    observed.remember(value)
+    if observedValues.isEmpty { store.core.register(observedStore: store) }
+    observedValues.append(observed)
+    flags[observed.slot].isObserved = true
+  }
+
+  /// What reads through `keyPath` observe: found by its read site, else by its value (another
+  /// object for the same computed key path), else made (with `value`).
+  private func observedKeyPath<Value>(
+    _ keyPath: KeyPath<State, Value>, value: Value
+  ) -> ObservedValue<State, Action> {
+    let key = ReadSiteKey(keyPath)
+    if let index = readSiteKeys.firstIndex(of: key) {
+      return knownObservedValues[readSites[index].slot]
+    }
+    // NB: a key path read again after a change (a view re-rendering) reuses what its first read
+    // built: the store's key path, which the runtime instantiates (demangling its generic
+    // arguments) each time it is written, and the equality check, a dynamic cast to `Equatable`.
+    // Together they cost about ten times the rest of a read.
+    let observed: ObservedValue<State, Action>
+    if let known = knownKeyPaths[keyPath] {
+      observed = known
+    } else {
+      observed = ObservedValue(keyPath: keyPath, value: value, slot: flags.count)
+      flags.append(ObservationFlags())
+      knownObservedValues.append(observed)
+      knownKeyPaths[keyPath] = observed
+    }
+    if readSites.count < ReadSite.limit {
+      if key.isIdentity { readSiteKeyPaths.append(keyPath) }
+      readSites.append(
+        ReadSite(slot: observed.slot, storeKeyPath: Unmanaged.passUnretained(observed.storeKeyPath))
+      )
+      readSiteKeys.append(key)
+    }
+    return observed
+  }
+
+  // MARK: - After a batch
+
+  /// Notifies the readers of the key paths whose values changed in `store`'s state, and forgets
+  /// those key paths until they are read again.
+  func publishChanges(in store: Store<State, Action>) {
+    let state = store.core.state
+    var changed: [ObservedValue<State, Action>] = []
+    for observed in observedValues where observed.hasChanged(state) {
+      changed.append(observed)
+    }
+    guard !changed.isEmpty else { return }
+    for observed in changed { flags[observed.slot].isObserved = false }
+    // NB: a row store's one observed field changed: no predicate to run (generic code here, so
+    // `removeAll(where:)` looks up its metadata at run time).
+    if changed.count == observedValues.count {
+      observedValues.removeAll(keepingCapacity: true)
+    } else {
+      observedValues.removeAll { !flags[$0.slot].isObserved }
+    }
+    for observed in changed {
+      observed.changed(store)
+      observed.forgetReaders(store)
+    }
+  }
+}
+
+extension Store: ObservedStore {
+  /// What the key path Observation is told about for an observed field names: the field's slot
+  /// (see `ObservedValue.storeKeyPath`). Never read through.
+  subscript(observationSlot slot: Int) -> Int { slot }
+
+  /// `\Store.[observationSlot: slot]`, made once per store type and slot: the runtime builds a
+  /// key path through a generic type by demangling its generic arguments, which costs several
+  /// microseconds, and every row store of a list reads its fields in the same slots.
+  static func observationKeyPath(slot: Int) -> KeyPath<Store, Int> {
+    let type = ObjectIdentifier(Store.self)
+    if let paths = ObservationKeyPaths.byStoreType[type], slot < paths.count {
+      // NB: the entries for this store type are all `KeyPath<Store, Int>`s (below).
+      return unsafeDowncast(paths[slot], to: KeyPath<Store, Int>.self)
+    }
+    var paths = ObservationKeyPaths.byStoreType.removeValue(forKey: type) ?? []
+    while paths.count <= slot { paths.append(\Store.[observationSlot: paths.count]) }
+    ObservationKeyPaths.byStoreType[type] = paths
+    return unsafeDowncast(paths[slot], to: KeyPath<Store, Int>.self)
+  }
+
+  /// Called after each batch the store's readers observe something in (see `ObserverRegistry`).
+  @usableFromInline
+  package func publishChanges() { observation.publishChanges(in: self) }
+
+  @usableFromInline
+  package var isObserving: Bool { observation.isObserving }
+}
