@@ -35,8 +35,10 @@ public final class Store<State, Action>: Observable {
   /// The state a scoped core last read through to the root, while the root's state is
   /// unchanged (see ScopedStateCache.swift): a child store's read again costs a field access.
   @usableFromInline let scopedStateCache: ScopedStateCache<State>?
+  // NB: `@exclusivity(unchecked)`: read at every read of the store, on the main actor; each
+  // access ends before any call out of `StoreObservation` (see its NB).
   /// What the store's readers observe (see StoreObservation.swift).
-  @usableFromInline let observation = StoreObservation<State, Action>()
+  @usableFromInline @exclusivity(unchecked) var observation = StoreObservation<State, Action>()
   /// Child stores made by `scope`, so that a scope asked for twice is the same store.
   var children: [ScopeID: AnyObject] = [:]
   /// The `states` streams made from this store, told its last state when it is released (an
@@ -101,7 +103,7 @@ public final class Store<State, Action>: Observable {
   /// (`store.count`), which observes only those.
   public var state: State {
     let state = core.state
-    observation.trackRead(\State.self, value: state, in: self)
+    trackRead(\State.self, value: state)
     return state
   }
 
@@ -121,7 +123,7 @@ public final class Store<State, Action>: Observable {
       value = core.state[keyPath: keyPath]
     }
     if !observation.readAgain(keyPath, in: self) {
-      observation.trackRead(keyPath, value: value, in: self)
+      trackRead(keyPath, value: value)
     }
     return value
   }

@@ -206,7 +206,7 @@ extension Store {
   ) -> Store<ChildState, ChildAction>? {
     let isPresentPath = toChildState.appending(path: \Optional<ChildState>.isPresent)
     let childState = core.state[keyPath: toChildState]
-    observation.trackRead(isPresentPath, value: childState != nil, in: self)
+    trackRead(isPresentPath, value: childState != nil)
     guard let childState else {
       children[id] = nil
       return nil

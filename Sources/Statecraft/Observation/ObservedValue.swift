@@ -40,8 +40,11 @@ final class ObservedValue<State, Action> {
     self.storeKeyPath = storeKeyPath
     self.forget = { seen.value = nil }
     self.notify = {
-      $0.observation.registrar.willSet($0, keyPath: storeKeyPath)
-      $0.observation.registrar.didSet($0, keyPath: storeKeyPath)
+      // NB: a copy, so that no access to the store's `observation` is held while Observation
+      // calls the readers, which may read the store again.
+      let registrar = $0.observation.registrar
+      registrar.willSet($0, keyPath: storeKeyPath)
+      registrar.didSet($0, keyPath: storeKeyPath)
     }
     if let isEqual = equalityCheck(for: Value.self) {
       self.hasChanged = { state in
@@ -56,7 +59,7 @@ final class ObservedValue<State, Action> {
   /// Remembers `value`, of the key path's `Value`, as the one the readers saw.
   func remember<Value>(_ value: Value) {
     // NB: `seen` was made for this `Value`: the store finds this object by a key path to a
-    // `Value` (see `StoreObservation.trackRead`).
+    // `Value` (see `Store.trackRead`).
     unsafeDowncast(seen, to: SeenValue<Value>.self).value = value
   }
 

@@ -1,21 +1,28 @@
 // Owns what the readers of one store observe: the store's Observation registrar, the key paths
 // read (each an `ObservedValue`, ObservedValue.swift) with their flags by slot, the read sites a
-// read again finds them by, and comparing them after each batch. A store owns one
-// (`Store.observation`). After each batch the store tree's `ObserverRegistry` re-checks the
-// stores whose readers observe something; a row store is re-checked by its row index instead,
-// only when the batch may have written its row (Rows/RowObservation.swift). Streams, pulses and
-// `observe` closures are told through the registry too (StoreStreams.swift, ObserveToken.swift).
+// read again finds them by, and comparing them after each batch. A store holds one, inline
+// (`Store.observation`), and the operations that tell a reader something are the store's, here.
+// After each batch the store tree's `ObserverRegistry` re-checks the stores whose readers
+// observe something; a row store is re-checked by its row index instead, only when the batch
+// may have written its row (Rows/RowObservation.swift). Streams, pulses and `observe` closures
+// are told through the registry too (StoreStreams.swift, ObserveToken.swift).
 import Observation
 
-/// What the readers of one store observe, and how a read of the store registers with them.
+/// What the readers of one store observe, held inline in the store.
 ///
 /// A read (`store.count`) is made again far more often than first made: a view re-renders, an
 /// `observe` closure re-runs. So a read again finds what it observes by its read site, two
 /// words compared per entry (`readAgain(_:in:)`, inlined where the read is written), and only a
-/// first read builds an ``ObservedValue`` (`trackRead(_:value:in:)`).
+/// first read builds an ``ObservedValue`` (`Store.trackRead(_:value:)`).
+///
+/// NB: a value in the store, not an object it points to: a read again reaches the read sites at
+/// a constant offset from the store, where an object cost a dependent load (a row store's read
+/// measured 6 % slower, R2). Its mutating methods never call out of it: what tells a reader
+/// (Observation's registrar, an `observe` closure), and so may read the store again, is the
+/// store's (below), so that no access to this value is held across such a call.
 @MainActor
 @usableFromInline
-final class StoreObservation<State, Action> {
+struct StoreObservation<State, Action> {
   /// The registrar Observation's readers (views, `withObservationTracking`) register with; its
   /// subject is the store, and its key paths `\Store.[observationSlot:]` (see
   /// `ObservedValue.storeKeyPath`).
@@ -28,16 +35,13 @@ final class StoreObservation<State, Action> {
   var knownObservedValues: [ObservedValue<State, Action>] = []
   /// `knownObservedValues` by key path, for a read through a key path object no read site names.
   var knownKeyPaths: [AnyKeyPath: ObservedValue<State, Action>] = [:]
-  // NB: `@exclusivity(unchecked)` on the three arrays below: read at every read of the store, on
-  // the main actor, and written only by `trackRead` and `publishChanges`, which hold no access to
-  // them across a call.
   /// The flags of each observed key path, by slot (see `ObservationFlags`).
-  @usableFromInline @exclusivity(unchecked) var flags: [ObservationFlags] = []
+  @usableFromInline var flags: [ObservationFlags] = []
   /// The key paths reads went through, with what a read again needs: it finds its entry by
   /// comparing two words per entry in `readSiteKeys`, without hashing the key path.
-  @usableFromInline @exclusivity(unchecked) var readSites: [ReadSite] = []
+  @usableFromInline var readSites: [ReadSite] = []
   /// The keys of `readSites`, in the same order.
-  @usableFromInline @exclusivity(unchecked) var readSiteKeys: [ReadSiteKey] = []
+  @usableFromInline var readSiteKeys: [ReadSiteKey] = []
   /// Keeps alive the key path objects whose identity names a read site.
   var readSiteKeyPaths: [AnyKeyPath] = []
 
@@ -47,13 +51,13 @@ final class StoreObservation<State, Action> {
   /// is.
   var isObserving: Bool { !observedValues.isEmpty }
 
-  // MARK: - Reads
-
   /// Registers a read of `keyPath` made again through a call site whose key path is observed
-  /// now, outside an `observe` closure: tells Observation, as `ObservedValue.read(_:)` does.
-  /// False when the read needs `trackRead(_:value:in:)`.
+  /// now, outside an `observe` closure, with Observation, as `ObservedValue.read(_:)` does.
+  /// False when the read needs `Store.trackRead(_:value:)`.
   @inlinable @inline(__always)
-  func readAgain<Value>(_ keyPath: KeyPath<State, Value>, in store: Store<State, Action>) -> Bool {
+  mutating func readAgain<Value>(
+    _ keyPath: KeyPath<State, Value>, in store: Store<State, Action>
+  ) -> Bool {
     // NB: the keys are scanned in an array of their own, of a trivial type: finding one retains
     // nothing, and needs no closure (which would check its isolation at run time).
     guard let index = readSiteKeys.firstIndex(of: ReadSiteKey(keyPath)) else { return false }
@@ -64,6 +68,7 @@ final class StoreObservation<State, Action> {
     if !flags[site.slot].hasRegistrarReaders {
       flags[site.slot].hasRegistrarReaders = true
     }
+    // NB: the registrar records the read; it calls no reader.
     Self.access(store, registrar, site.storeKeyPath)
     return true
   }
@@ -84,24 +89,9 @@ final class StoreObservation<State, Action> {
     }
   }
 
-  /// Registers a read of `keyPath` with Observation (or the `observe` closure running), and
-  /// remembers its value to compare after the next batch.
-  @usableFromInline
-  func trackRead<Value>(
-    _ keyPath: KeyPath<State, Value>, value: Value, in store: Store<State, Action>
-  ) {
-    let observed = observedKeyPath(keyPath, value: value)
-    observed.read(store)
-    guard !flags[observed.slot].isObserved else { return }
-    observed.remember(value)
-    if observedValues.isEmpty { store.core.register(observedStore: store) }
-    observedValues.append(observed)
-    flags[observed.slot].isObserved = true
-  }
-
   /// What reads through `keyPath` observe: found by its read site, else by its value (another
   /// object for the same computed key path), else made (with `value`).
-  private func observedKeyPath<Value>(
+  mutating func observedKeyPath<Value>(
     _ keyPath: KeyPath<State, Value>, value: Value
   ) -> ObservedValue<State, Action> {
     let key = ReadSiteKey(keyPath)
@@ -131,17 +121,14 @@ final class StoreObservation<State, Action> {
     return observed
   }
 
-  // MARK: - After a batch
-
-  /// Notifies the readers of the key paths whose values changed in `store`'s state, and forgets
-  /// those key paths until they are read again.
-  func publishChanges(in store: Store<State, Action>) {
-    let state = store.core.state
+  /// Takes the key paths whose values differ in `state` from the ones their readers saw out of
+  /// the observed ones, and returns them: they are not observed until read again.
+  mutating func takeChanged(in state: State) -> [ObservedValue<State, Action>] {
     var changed: [ObservedValue<State, Action>] = []
     for observed in observedValues where observed.hasChanged(state) {
       changed.append(observed)
     }
-    guard !changed.isEmpty else { return }
+    guard !changed.isEmpty else { return [] }
     for observed in changed { flags[observed.slot].isObserved = false }
     // NB: a row store's one observed field changed: no predicate to run (generic code here, so
     // `removeAll(where:)` looks up its metadata at run time).
@@ -150,14 +137,39 @@ final class StoreObservation<State, Action> {
     } else {
       observedValues.removeAll { !flags[$0.slot].isObserved }
     }
-    for observed in changed {
-      observed.changed(store)
-      observed.forgetReaders(store)
-    }
+    return changed
   }
 }
 
 extension Store: ObservedStore {
+  /// Registers a read of `keyPath` with Observation (or the `observe` closure running), and
+  /// remembers its value to compare after the next batch.
+  @usableFromInline
+  func trackRead<Value>(_ keyPath: KeyPath<State, Value>, value: Value) {
+    let observed = observation.observedKeyPath(keyPath, value: value)
+    observed.read(self)
+    guard !observation.flags[observed.slot].isObserved else { return }
+    observed.remember(value)
+    if observation.observedValues.isEmpty { core.register(observedStore: self) }
+    observation.observedValues.append(observed)
+    observation.flags[observed.slot].isObserved = true
+  }
+
+  /// Called after each batch the store's readers observe something in (see `ObserverRegistry`):
+  /// notifies the readers of the key paths whose values changed, and forgets those key paths
+  /// until they are read again.
+  @usableFromInline
+  package func publishChanges() {
+    let changed = observation.takeChanged(in: core.state)
+    for observed in changed {
+      observed.changed(self)
+      observed.forgetReaders(self)
+    }
+  }
+
+  @usableFromInline
+  package var isObserving: Bool { observation.isObserving }
+
   /// What the key path Observation is told about for an observed field names: the field's slot
   /// (see `ObservedValue.storeKeyPath`). Never read through.
   subscript(observationSlot slot: Int) -> Int { slot }
@@ -176,11 +188,4 @@ extension Store: ObservedStore {
     ObservationKeyPaths.byStoreType[type] = paths
     return unsafeDowncast(paths[slot], to: KeyPath<Store, Int>.self)
   }
-
-  /// Called after each batch the store's readers observe something in (see `ObserverRegistry`).
-  @usableFromInline
-  package func publishChanges() { observation.publishChanges(in: self) }
-
-  @usableFromInline
-  package var isObserving: Bool { observation.isObserving }
 }
