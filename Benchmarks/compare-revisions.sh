@@ -145,6 +145,13 @@ ratios = [
     ("B12 shared field / plain field", "B12 shared field", "B12 plain field", "≈ 1×"),
     ("B12 plain field / floor", "B12 plain field", "B12 floor", "(info)"),
     ("B13 inspector, no page / none", "B13 inspector, no page", "B13 no inspector", "≤ 1.1×"),
+    ("R1 read / floor", "R1 store", "R1 floor", "≤ 40×"),
+    ("R1 tracked read / tracked floor", "R1 tracked", "R1 tracked floor", "(info)"),
+    ("R2 row store read / floor", "R2 store", "R2 floor", "≤ 40×"),
+    ("R3 first render / Observable floor", "R3 store", "R3 Observable floor", "(info)"),
+    ("W5 observed row send / plain send", "W5 observed send", "W5 plain send", "≤ 5×"),
+    ("W5 observed row send / Observable floor", "W5 observed send", "W5 Observable floor",
+     "(info)"),
 ]
 counts = [
     ("B8 mallocs per .none send", "B8 none send allocations", "Malloc (total)", 1000, "0"),
