@@ -52,6 +52,17 @@ public final class Store<State, Action>: Observable {
     self.scopedStateCache = core.stateCache
   }
 
+  /// A store over a root whose actions are events of an idiom (a reactor's actions and
+  /// mutations, a feedback system's events and its loop's start and stop, a stub's actions and
+  /// set states): it shows the root's state, and its actions are the root's events `embed`
+  /// makes.
+  @usableFromInline
+  package convenience init<Event>(
+    events root: RootCore<State, Event>, embed: @escaping (Action) -> Event
+  ) {
+    self.init(core: ScopedCore(parent: root, toState: { $0 }, fromAction: embed))
+  }
+
   // NB: not an isolated deinit, which would run what the store's release releases in turn (a
   // feedback loop's report of unseen events) without the releasing task's task-local values. A
   // store released off the main thread tells its streams from a main-actor task.

@@ -37,7 +37,7 @@ public final class Stub<R: Reactor> {
       }
       return .none
     }
-    self.store = Store(core: ScopedCore(parent: root, toState: { $0 }, fromAction: { .action($0) }))
+    self.store = Store(events: root, embed: { .action($0) })
     self.setState = { _ = root.send(.setState($0), group: nil) }
     record = { [unowned self] in self.actions.append($0) }
   }

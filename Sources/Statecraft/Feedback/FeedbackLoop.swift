@@ -211,7 +211,7 @@ extension Store {
         start: { [weak root] in _ = root?.send(.start, group: nil) },
         stop: { [weak root] in _ = root?.send(.stop, group: nil) }
       ))
-    self.init(core: ScopedCore(parent: root, toState: { $0 }, fromAction: { .event($0) }))
+    self.init(events: root, embed: { .event($0) })
   }
 
   /// Runs the store's feedback system until the calling task is cancelled: starts the feedbacks

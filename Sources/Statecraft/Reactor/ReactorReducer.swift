@@ -135,8 +135,7 @@ extension Store {
       reducer.reduce(into: &$0, action: $1)
     }
     root.runtime.attach(routes)
-    self.init(
-      core: ScopedCore(parent: root, toState: { $0 }, fromAction: { .action($0) }))
+    self.init(events: root, embed: { .action($0) })
     _ = root.send(.subscribe, group: nil)
   }
 
