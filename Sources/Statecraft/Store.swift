@@ -97,7 +97,7 @@ public final class Store<State, Action>: Observable {
   ) {
     let reducer = reducer()
     self.init(
-      core: RootCore(initialState: initialState) { reducer.reduce(into: &$0, action: $1) })
+      core: RootCore(initialState: initialState, reducer: reducer))
   }
 
   /// Creates a store that runs `reducer` on `initialState`.
@@ -166,7 +166,7 @@ public final class Store<State, Action>: Observable {
   ///   those effects sent, are done: `await store.send(.refresh).finish()`.
   @discardableResult
   public func send(_ action: Action) -> StoreTask {
-    core.send(action, group: nil)
+    core.send(action, group: nil, cause: nil)
   }
 
   /// The number of effect tasks the store tree is running (for tests and diagnostics).

@@ -24,7 +24,7 @@ extension Store {
   ) {
     let core = Dependencies.withDependencies(prepareDependencies) {
       let reducer = reducer()
-      return RootCore(initialState: initialState()) { reducer.reduce(into: &$0, action: $1) }
+      return RootCore(initialState: initialState(), reducer: reducer)
     }
     self.init(core: core)
   }

@@ -33,8 +33,10 @@ package protocol Core<State, Action>: AnyObject, Sendable {
   /// cast, which costs a store's making a dynamic cast to a parameterized existential.
   var stateCache: ScopedStateCache<State>? { get }
 
-  /// Sends `action` to the root, joining `group` (the `StoreTask` of an effect that sent it).
-  func send(_ action: Action, group: EffectGroup?) -> StoreTask
+  /// Sends `action` to the root, joining `group` (the `StoreTask` of an effect that sent it);
+  /// `cause` is the root action whose effect sent it, when a step observer wants it (see
+  /// `EffectContext.cause`).
+  func send(_ action: Action, group: EffectGroup?, cause: Any?) -> StoreTask
 
   /// Replaces the state outside the reducer (time travel) and tells observers; false for a core
   /// that does not own its state (a scope).
@@ -50,6 +52,15 @@ package protocol Core<State, Action>: AnyObject, Sendable {
   /// Registers a store of this core whose readers observe key paths, to be re-checked after each
   /// batch. (Row stores register with their row index instead.)
   func register(observedStore: any ObservedStore)
+}
+
+extension Core {
+  /// Sends `action` to the root, joining `group`, with no cause (an idiom's own event, a test
+  /// store's action).
+  @usableFromInline
+  package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
+    send(action, group: group, cause: nil)
+  }
 }
 
 extension Core {

@@ -95,6 +95,21 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     interpreter.root = self
   }
 
+  /// A root that runs `reducer`: the reduction calls its `reduce(into:action:)` itself,
+  /// specialized where the store is made, with no closure between.
+  @inlinable
+  package convenience init<R: Reducer<State, Action>>(initialState: State, reducer: R) {
+    self.init(
+      initialState: initialState,
+      reduceWithoutEffects: { _ = reducer.reduce(into: &$0, action: $1) }
+    ) { root, state, action in
+      let effect = reducer.reduce(into: &state, action: action)
+      if effect.isNone { return false }
+      root.pendingEffect = effect
+      return true
+    }
+  }
+
   @inlinable
   package convenience init(
     initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>
@@ -132,14 +147,10 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
 
   // MARK: - The send loop
 
-  @usableFromInline
-  package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
-    send(action, group: group, cause: nil)
-  }
-
   /// Sends `action`; `cause` is the root action whose effect sent it, when a step observer
   /// wants it (see EffectContext.cause).
-  func send(_ action: Action, group: EffectGroup?, cause: Any?) -> StoreTask {
+  @usableFromInline
+  package func send(_ action: Action, group: EffectGroup?, cause: Any?) -> StoreTask {
     if loop.send() == .enqueue { return enqueue(action, group: group, cause: cause) }
     // NB: an action sent with a group comes from an effect; one without, from outside.
     let origin: ActionOrigin = group == nil ? .send : .effect

@@ -55,8 +55,8 @@ package final class ScopedCore<ParentState, ParentAction, State, Action>: Core {
   package var root: any AnyRootCore { parent.root }
 
   @usableFromInline
-  package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
-    parent.send(fromAction(action), group: group)
+  package func send(_ action: Action, group: EffectGroup?, cause: Any?) -> StoreTask {
+    parent.send(fromAction(action), group: group, cause: cause)
   }
 
   @usableFromInline

@@ -203,9 +203,7 @@ extension Store {
     let loop = FeedbackLoop<State, Action>()
     // NB: made once and captured, not at every event (see `init(initialState:reactor:)`).
     let reducer = FeedbackReducer(system: system, loop: loop)
-    let root = RootCore<State, FeedbackLoopEvent<Action>>(initialState: initialState) {
-      reducer.reduce(into: &$0, action: $1)
-    }
+    let root = RootCore(initialState: initialState, reducer: reducer)
     root.runtime.attach(
       FeedbackLoopControl(
         start: { [weak root] in _ = root?.send(.start, group: nil) },

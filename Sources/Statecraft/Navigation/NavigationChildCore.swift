@@ -40,12 +40,12 @@ final class NavigationChildCore<ParentState, ParentAction, State, Action>: Core 
   package var root: any AnyRootCore { parent.root }
   @usableFromInline package var stateCache: ScopedStateCache<State>? { nil }
 
-  package func send(_ action: Action, group: EffectGroup?) -> StoreTask {
+  package func send(_ action: Action, group: EffectGroup?, cause: Any?) -> StoreTask {
     guard read(parent.state) != nil else {
       reportGone(action)
       return StoreTask(nil)
     }
-    return parent.send(embed(action), group: group)
+    return parent.send(embed(action), group: group, cause: cause)
   }
 
   package func replaceState(_ state: State) -> Bool { false }

@@ -131,9 +131,7 @@ extension Store {
     // NB: made once and captured: made in the closure, it retained and released the reactor and
     // the routes at every action (a fifth of a reactor's send).
     let reducer = ReactorReducer(reactor: reactor, routes: routes)
-    let root = RootCore<State, ReactorEvent<Action, R.Mutation>>(initialState: initialState) {
-      reducer.reduce(into: &$0, action: $1)
-    }
+    let root = RootCore(initialState: initialState, reducer: reducer)
     root.runtime.attach(routes)
     self.init(events: root, embed: { .action($0) })
     _ = root.send(.subscribe, group: nil)
