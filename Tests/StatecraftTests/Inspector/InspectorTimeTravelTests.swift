@@ -336,7 +336,7 @@ extension Engine {
       let inspector = try await Inspector(store: store)
       try await withPage(inspector) { page, _ in
         try await sendThreeSteps(to: store, readingThemOn: &page)
-        // Steps 2 and 3 are set aside; then 4 more are made.
+        // Steps 2 and 3 are set aside; then two more are made.
         try await page.sendText(#"{"type":"continue","step":1}"#)
         _ = try await page.read(until: "timeline")
         store.send(.add(10))
