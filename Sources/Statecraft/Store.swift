@@ -35,6 +35,10 @@ public final class Store<State, Action>: Observable {
   /// The state a scoped core last read through to the root, while the root's state is
   /// unchanged (see ScopedStateCache.swift): a child store's read again costs a field access.
   @usableFromInline let scopedStateCache: ScopedStateCache<State>?
+  /// The registrar Observation's readers (views, `withObservationTracking`) register with, the
+  /// store being its subject; its key paths are `\Store.[observationSlot:]` (see
+  /// `ObservedValue.storeKeyPath`). What they read is in `observation`.
+  @usableFromInline let registrar = ObservationRegistrar()
   // NB: `@exclusivity(unchecked)`: read at every read of the store, on the main actor; each
   // access ends before any call out of `StoreObservation` (see its NB).
   /// What the store's readers observe (see StoreObservation.swift).

@@ -40,11 +40,8 @@ final class ObservedValue<State, Action> {
     self.storeKeyPath = storeKeyPath
     self.forget = { seen.value = nil }
     self.notify = {
-      // NB: a copy, so that no access to the store's `observation` is held while Observation
-      // calls the readers, which may read the store again.
-      let registrar = $0.observation.registrar
-      registrar.willSet($0, keyPath: storeKeyPath)
-      registrar.didSet($0, keyPath: storeKeyPath)
+      $0.registrar.willSet($0, keyPath: storeKeyPath)
+      $0.registrar.didSet($0, keyPath: storeKeyPath)
     }
     if let isEqual = equalityCheck(for: Value.self) {
       self.hasChanged = { state in
@@ -71,7 +68,7 @@ final class ObservedValue<State, Action> {
       readers.append((WeakObserveToken(token), token.runs))
     } else {
       store.observation.flags[slot].hasRegistrarReaders = true
-      store.observation.registrar.access(store, keyPath: storeKeyPath)
+      store.registrar.access(store, keyPath: storeKeyPath)
     }
   }
 

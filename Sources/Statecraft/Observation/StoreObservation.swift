@@ -1,4 +1,4 @@
-// Owns what the readers of one store observe: the store's Observation registrar, the key paths
+// Owns what the readers of one store observe: the key paths
 // read (each an `ObservedValue`, ObservedValue.swift) with their flags by slot, the read sites a
 // read again finds them by, and comparing them after each batch. A store holds one, inline
 // (`Store.observation`), and the operations that tell a reader something are the store's, here.
@@ -19,14 +19,12 @@ import Observation
 /// a constant offset from the store, where an object cost a dependent load (a row store's read
 /// measured 6 % slower, R2). Its mutating methods never call out of it: what tells a reader
 /// (Observation's registrar, an `observe` closure), and so may read the store again, is the
-/// store's (below), so that no access to this value is held across such a call.
+/// store's (below), so that no access to this value is held across such a call. The registrar
+/// is the store's too (`Store.registrar`, a `let`): a read borrows it, where a field of this
+/// value, a `var`, is copied (a retain and a release at every read: R1 read 19 % to 41 % slower).
 @MainActor
 @usableFromInline
 struct StoreObservation<State, Action> {
-  /// The registrar Observation's readers (views, `withObservationTracking`) register with; its
-  /// subject is the store, and its key paths `\Store.[observationSlot:]` (see
-  /// `ObservedValue.storeKeyPath`).
-  @usableFromInline let registrar = ObservationRegistrar()
   /// What readers have observed since the value last changed: each compared after every batch.
   var observedValues: [ObservedValue<State, Action>] = []
   /// Every key path readers have observed, observed now or not, by slot: what a read builds
@@ -69,22 +67,21 @@ struct StoreObservation<State, Action> {
       flags[site.slot].hasRegistrarReaders = true
     }
     // NB: the registrar records the read; it calls no reader.
-    Self.access(store, registrar, site.storeKeyPath)
+    Self.access(store, site.storeKeyPath)
     return true
   }
 
-  /// Tells `registrar` of a read of `storeKeyPath`, a `KeyPath<Store, Int>`, without retaining
-  /// it.
+  /// Tells the store's registrar of a read of `storeKeyPath`, a `KeyPath<Store, Int>`, without
+  /// retaining it.
   // NB: nonisolated, so that its closure has no isolation to check at run time: it only calls
   // the registrar, which may be called from anywhere.
   @inlinable @inline(__always)
   nonisolated static func access(
-    _ store: Store<State, Action>, _ registrar: ObservationRegistrar,
-    _ storeKeyPath: Unmanaged<AnyKeyPath>
+    _ store: Store<State, Action>, _ storeKeyPath: Unmanaged<AnyKeyPath>
   ) {
     // NB: every site's store key path is a `KeyPath<Store, Int>` (see `ObservedValue`).
     storeKeyPath._withUnsafeGuaranteedRef {
-      registrar.access(
+      store.registrar.access(
         store, keyPath: unsafeDowncast($0, to: KeyPath<Store<State, Action>, Int>.self))
     }
   }
