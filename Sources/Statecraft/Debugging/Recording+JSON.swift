@@ -20,9 +20,20 @@ extension Recording where State: Codable, Action: Codable {
   ///
   /// - Throws: An `EncodingError` if a state or an action cannot be encoded.
   public func jsonData() throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    return try encoder.encode(self)
+    let encoder = RecordingJSON.makeEncoder()
+    func encoded(_ state: State, under shared: SharedSnapshot?) throws -> Data {
+      guard let shared else { return try encoder.encode(state) }
+      return try shared.whileReading { try encoder.encode(state) }
+    }
+    var json = RecordingJSON(
+      initialState: try encoded(initialState, under: initialShared), stateInterval: stateInterval)
+    json.actions = try actions.map { try encoder.encode($0) }
+    json.origins = origins
+    json.times = times
+    json.checkpoints = try checkpoints.map {
+      (step: $0.step, state: try encoded($0.state, under: $0.shared))
+    }
+    return json.data()
   }
 
   /// Reads a recording from the JSON that ``jsonData()`` wrote.
@@ -219,6 +230,86 @@ private func posixWords(_ code: Int32) -> String {
 }
 
 let recordingFormatVersion = 1
+
+/// The one writer of a recording's JSON, from its parts, each state and action already encoded
+/// by ``makeEncoder()``: ``Recording/jsonData()`` writes through it, and so does the Inspector's
+/// export, which encodes a session's actions a slice at a time and keeps no `Recording`.
+///
+/// It writes what the `Encodable` conformance of ``Recording`` writes with the same encoder, byte
+/// for byte (`RecordingJSONTests` checks it): sorted keys, a checkpoint as `{"state":…,"step":…}`,
+/// and no origins nor times when there is no action.
+package struct RecordingJSON {
+  /// The initial state, encoded.
+  package var initialState: Data
+  /// Each action, encoded.
+  package var actions: [Data] = []
+  /// One per action (nil: unknown).
+  package var origins: [ActionOrigin?] = []
+  /// One per action: when it was reduced (nil: unknown).
+  package var times: [Duration?] = []
+  /// The stored states, each encoded, in step order.
+  package var checkpoints: [(step: Int, state: Data)] = []
+  package var stateInterval: Int
+
+  package init(initialState: Data, stateInterval: Int) {
+    self.initialState = initialState
+    self.stateInterval = stateInterval
+  }
+
+  /// The encoder of a recording's states and actions: sorted keys, as a recording is written.
+  package static func makeEncoder() -> JSONEncoder {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    return encoder
+  }
+
+  /// The recording's JSON.
+  package func data() -> Data {
+    var data = Data()
+    func append(_ text: String) { data.append(contentsOf: text.utf8) }
+    func appendList<Element>(_ elements: [Element], _ write: (Element) -> Void) {
+      append("[")
+      for (index, element) in elements.enumerated() {
+        if index > 0 { append(",") }
+        write(element)
+      }
+      append("]")
+    }
+    func key(_ key: RecordingCodingKeys) { append("\"\(key.stringValue)\":") }
+    // NB: the keys in sorted order, as the encoder writes them.
+    append("{")
+    key(.actions)
+    appendList(actions) { data.append($0) }
+    append(",")
+    key(.checkpoints)
+    appendList(checkpoints) { checkpoint in
+      append("{\"\(CheckpointCodingKeys.state.stringValue)\":")
+      data.append(checkpoint.state)
+      append(",\"\(CheckpointCodingKeys.step.stringValue)\":\(checkpoint.step)}")
+    }
+    append(",")
+    key(.formatVersion)
+    append("\(recordingFormatVersion),")
+    key(.initialState)
+    data.append(initialState)
+    // NB: an empty recording is written as before origins and times existed: it reads the same.
+    if !actions.isEmpty {
+      append(",")
+      key(.origins)
+      appendList(origins) { append($0.map { "\"\($0.rawValue)\"" } ?? "null") }
+    }
+    append(",")
+    key(.stateInterval)
+    append("\(stateInterval)")
+    if !actions.isEmpty {
+      append(",")
+      key(.times)
+      appendList(times) { append($0.map { "\(microseconds($0))" } ?? "null") }
+    }
+    append("}")
+    return data
+  }
+}
 
 enum RecordingCodingKeys: String, CodingKey {
   case formatVersion, stateInterval, initialState, actions, origins, times, checkpoints

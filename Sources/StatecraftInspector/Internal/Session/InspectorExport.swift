@@ -4,12 +4,8 @@
 import Foundation
 import Statecraft
 
-/// The encoder of an export's values, keys sorted (one for every session).
-@MainActor private let exportEncoder: JSONEncoder = {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys]
-  return encoder
-}()
+/// The encoder of an export's values, as a recording encodes them (one for every session).
+@MainActor private let exportEncoder = RecordingJSON.makeEncoder()
 
 extension InspectorSession {
   func generate(page: PageConnection) async {
@@ -100,10 +96,10 @@ extension InspectorSession {
       last: (last.rootState, last.shared), json: exportJSON, state: feature.featureState)
   }
 
-  func exportJSON(_ value: Any) throws(ExportError) -> String {
+  func exportJSON(_ value: Any) throws(ExportError) -> Data {
     guard let value = value as? any Encodable else { throw .notEncodable("\(type(of: value))") }
     do {
-      return String(decoding: try exportEncoder.encode(AnyEncodable(value: value)), as: UTF8.self)
+      return try exportEncoder.encode(AnyEncodable(value: value))
     } catch {
       throw .encodingFailed(describeDecoding(error))
     }
@@ -118,15 +114,16 @@ extension InspectorSession {
   }
 }
 
-/// Writes a timeline as a recording: its actions a slice at a time, then its states that can't
-/// be recomputed (its first, the pinned checkpoints) and its last.
+/// Writes a timeline as a recording, through the writer of `Recording`'s JSON
+/// (``RecordingJSON``): its actions a slice at a time, then its states that can't be recomputed
+/// (its first, the pinned checkpoints) and its last.
 @MainActor
 private struct ExportWriter<Action> {
   let timeline: InspectorTimeline<Action>
   private var next: Int
-  private var actions: [String] = []
-  private var origins: [String] = []
-  private var times: [String] = []
+  private var actions: [Data] = []
+  private var origins: [ActionOrigin?] = []
+  private var times: [Duration?] = []
 
   init(timeline: InspectorTimeline<Action>) {
     self.timeline = timeline
@@ -138,7 +135,7 @@ private struct ExportWriter<Action> {
   var encoded: Int { next - timeline.firstStep - 1 }
 
   mutating func encodeActions(
-    slice: SliceBudget, json: (Any) throws(ExportError) -> String
+    slice: SliceBudget, json: (Any) throws(ExportError) -> Data
   ) throws(ExportError) {
     let deadline = ContinuousClock.now + slice.maximumDuration
     var count = 0
@@ -153,8 +150,8 @@ private struct ExportWriter<Action> {
         throw .notAnAction(step: next, caseName: step.caseName)
       }
       actions.append(try json(featureAction))
-      origins.append(InspectorMessage.quoted(step.origin.rawValue))
-      times.append(String(microseconds(step.time)))
+      origins.append(step.origin)
+      times.append(step.time)
       next += 1
       count += 1
       if count >= slice.maximumSteps || ContinuousClock.now >= deadline { break }
@@ -163,12 +160,12 @@ private struct ExportWriter<Action> {
 
   func finish<State>(
     last: (rootState: Any, shared: SharedSnapshot?),
-    json: (Any) throws(ExportError) -> String, state: (Any) -> State?
+    json: (Any) throws(ExportError) -> Data, state: (Any) -> State?
   ) throws(ExportError) -> Data {
-    func stateJSON(_ rootState: Any, _ shared: SharedSnapshot?) throws(ExportError) -> String {
+    func stateJSON(_ rootState: Any, _ shared: SharedSnapshot?) throws(ExportError) -> Data {
       guard let state = state(rootState) else { throw .notEncodable("\(State.self)") }
       guard let shared else { return try json(state) }
-      var result: Result<String, ExportError>?
+      var result: Result<Data, ExportError>?
       shared.whileReading {
         do throws(ExportError) { result = .success(try json(state)) } catch {
           result = .failure(error)
@@ -177,28 +174,27 @@ private struct ExportWriter<Action> {
       return try result!.get()
     }
     let first = timeline.checkpoint(atOrBefore: timeline.firstStep)
-    let initial = try stateJSON(first.rootState, first.shared)
-    var checkpoints: [String] = []
+    let stepCount = timeline.recordedIndex(of: timeline.lastStep)
+    var recording = RecordingJSON(
+      initialState: try stateJSON(first.rootState, first.shared),
+      stateInterval: max(stepCount, 1))
+    recording.actions = actions
+    recording.origins = origins
+    recording.times = times
     for checkpoint in timeline.checkpoints
     where checkpoint.isPinned && checkpoint.step > timeline.firstStep
       && checkpoint.step < timeline.lastStep
     {
-      let state = try stateJSON(checkpoint.rootState, checkpoint.shared)
-      checkpoints.append(
-        #"{"state":\#(state),"step":\#(timeline.recordedIndex(of: checkpoint.step))}"#)
+      recording.checkpoints.append(
+        (
+          step: timeline.recordedIndex(of: checkpoint.step),
+          state: try stateJSON(checkpoint.rootState, checkpoint.shared)
+        ))
     }
-    let stepCount = timeline.recordedIndex(of: timeline.lastStep)
     if stepCount > 0 {
-      let state = try stateJSON(last.rootState, last.shared)
-      checkpoints.append(#"{"state":\#(state),"step":\#(stepCount)}"#)
+      recording.checkpoints.append((step: stepCount, state: try stateJSON(last.rootState, last.shared)))
     }
-    let text =
-      #"{"actions":[\#(actions.joined(separator: ","))],"#
-      + #""checkpoints":[\#(checkpoints.joined(separator: ","))],"#
-      + #""formatVersion":\#(Recording<Int, Action>.formatVersion),"#
-      + #""initialState":\#(initial),"origins":[\#(origins.joined(separator: ","))],"#
-      + #""stateInterval":\#(max(stepCount, 1)),"times":[\#(times.joined(separator: ","))]}"#
-    return Data(text.utf8)
+    return recording.data()
   }
 }
 
