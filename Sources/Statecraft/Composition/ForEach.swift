@@ -122,6 +122,12 @@ public struct _ForEachReducer<Parent: Reducer, ID: Hashable & Sendable, Element:
     return reduceElement(id: id, action: elementAction, at: &state, offset: offset)
   }
 
+  /// Reaches the collection at `offset` in the state at `state`, and runs the element reducer on
+  /// it.
+  ///
+  /// NB: a function of its own because an `inout` becomes a pointer, with no closure, only as an
+  /// argument (`&state`): `withUnsafeMutablePointer(to:)` would take a closure that captures this
+  /// reducer.
   @inlinable
   func reduceElement(
     id: ID, action elementAction: Element.Action, at state: UnsafeMutablePointer<Parent.State>,

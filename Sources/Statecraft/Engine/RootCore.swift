@@ -110,18 +110,12 @@ package final class RootCore<State, Action>: Core, AnyRootCore {
     }
   }
 
+  /// A root that runs the reducer function `reducer` (an idiom's adapter, a test's harness).
   @inlinable
   package convenience init(
     initialState: State, reducer: @escaping (inout State, Action) -> Effect<Action>
   ) {
-    self.init(
-      initialState: initialState, reduceWithoutEffects: { _ = reducer(&$0, $1) }
-    ) { root, state, action in
-      let effect = reducer(&state, action)
-      if effect.isNone { return false }
-      root.pendingEffect = effect
-      return true
-    }
+    self.init(initialState: initialState, reducer: Reduce(reducer))
   }
 
   @usableFromInline

@@ -28,6 +28,8 @@ private func returnFreedMemoryToTheSystem() {
 @MainActor
 final class InspectorSession<State, Action> {
   let feature: InspectedFeature<State, Action>
+  /// The limits of each timeline the session starts (a timeline keeps its own: ``timeline``'s
+  /// are the ones in force).
   let limits: TimelineLimits
   var generateTest: (@MainActor (Data) throws -> String)?
   var importSession: (@MainActor (Data) async -> InspectorResponse)?
@@ -271,9 +273,9 @@ final class InspectorSession<State, Action> {
   /// The first step of the window the pages were last told of.
   var sentFirstStep = 0
 
-  /// The first step the pages see (see ``InspectorTimeline/windowStart(maximumSteps:)``).
+  /// The first step the pages see (see ``InspectorTimeline/windowStart``).
   var windowStart: Int {
-    timeline?.windowStart(maximumSteps: limits.maximumSteps) ?? 0
+    timeline?.windowStart ?? 0
   }
 
   /// Whether a page may view `step`: it is in the window.

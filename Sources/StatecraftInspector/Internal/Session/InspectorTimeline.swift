@@ -115,7 +115,7 @@ struct InspectorTimeline<Action> {
   /// The first step the pages see, with at most `maximumSteps` steps after it. The window is
   /// hard: the steps before it may still be kept, until a checkpoint lets them go, to
   /// recompute the ones after, but they are neither listed nor viewed.
-  func windowStart(maximumSteps: Int) -> Int { max(firstStep, lastStep - maximumSteps) }
+  var windowStart: Int { max(firstStep, lastStep - limits.maximumSteps) }
 
   /// Step `number` (`firstStep + 1 ... lastStep`).
   func step(_ number: Int) -> Step? {
