@@ -125,6 +125,9 @@ class Page:
             fail("the socket was refused: " + head.decode(errors="replace"))
         self.buffer = head[head.index(b"\r\n\r\n") + 4:]
         self.follow = follow
+        # NB: as the real page does, a page that views a past step ("jump") stops following
+        # the live steps until it asks for them again ("resume", "follow").
+        self.viewing = False
         self.step_count = 0
         self.detail_waiting = False
         self.last_request = 0.0
@@ -195,15 +198,16 @@ class Page:
                 self.condition.notify_all()
             if self.follow and kind == "steps" and not self.detail_waiting:
                 if time.monotonic() - self.last_request >= self.FOLLOW_INTERVAL:
-                    self.detail_waiting = True
-                    self.last_request = time.monotonic()
-                    self.request({"type": "follow"})
+                    if self.request({"type": "follow"}, unless_viewing=True):
+                        self.detail_waiting = True
+                        self.last_request = time.monotonic()
         with self.condition:
             self.closed = True
             self.condition.notify_all()
 
-    def request(self, message):
-        """Sends a text frame (masked, as a client must)."""
+    def request(self, message, unless_viewing=False):
+        """Sends a text frame (masked, as a client must); with `unless_viewing`, only while the
+        page views no past step (the follow of the live steps). Returns whether it was sent."""
         data = json.dumps(message).encode()
         mask = os.urandom(4)
         if len(data) < 126:
@@ -211,7 +215,15 @@ class Page:
         else:
             head = bytes([0x81, 0x80 | 126]) + struct.pack("!H", len(data))
         with self.send_lock:
+            # NB: under the lock, so that a follow is never sent after the jump that stopped it.
+            if unless_viewing and self.viewing:
+                return False
+            if message.get("type") == "jump":
+                self.viewing = True
+            elif message.get("type") in ("resume", "follow"):
+                self.viewing = False
             self.socket.sendall(head + mask + bytes(b ^ mask[n % 4] for n, b in enumerate(data)))
+        return True
 
     def wait_for(self, matches, since, timeout=TIMEOUT, required=True):
         """The first message after `since` (a `time.monotonic()`) for which `matches` is true,

@@ -447,10 +447,11 @@ extension Engine {
         store.send(.add("b"))
         store.send(.add("c"))
         store.send(.removeFirst)
-        // NB: the last two steps' states are the store's own: steps 1 to 3 are recomputed.
+        // NB: the last three steps' states are the store's own: steps 1 to 3 are recomputed.
         store.send(.add("d"))
         store.send(.add("e"))
-        _ = try await page.readSteps(count: 5)
+        store.send(.add("f"))
+        _ = try await page.readSteps(count: 6)
         let changes = lines.reference!.changeCount
 
         for step in 1...3 {
@@ -463,14 +464,15 @@ extension Engine {
             ["a", "b"], ["a", "b", "c"], ["b", "c"],
           ])
         #expect(details.allSatisfy { $0.message["recomputed"] as? Bool == true })
-        #expect(lines.wrappedValue == ["b", "c", "d", "e"])
+        #expect(lines.wrappedValue == ["b", "c", "d", "e", "f"])
         #expect(lines.reference!.changeCount == changes)
 
         // The export recomputes the last step the same way: it stores no other state.
         let export = try await WireClient.request(
           port: inspector.port, target: "/export?token=\(inspector.token)")
         let recording = try RecordingOf<SharedNotes>(jsonData: Data(export.body.utf8))
-        #expect(recording.checkpoints.map(\.state.lines.wrappedValue) == [["b", "c", "d", "e"]])
+        #expect(
+          recording.checkpoints.map(\.state.lines.wrappedValue) == [["b", "c", "d", "e", "f"]])
         #expect(lines.reference!.changeCount == changes)
       }
       await inspector.stop()
@@ -486,7 +488,7 @@ extension Engine {
       #expect(
         (detail["state"] as? [String: Any])?["lines"] as? [String] == ["a", "b", "outside", "c"])
       // The checkpoint, and the last step.
-      #expect(storedSteps == [2, 4])
+      #expect(storedSteps == [2, 5])
     }
 
     /// A shared value written with the value it has (a file's echo of the app's own save, an
@@ -499,7 +501,7 @@ extension Engine {
       }
       #expect(detail["recomputed"] as? Bool == true)
       #expect((detail["state"] as? [String: Any])?["lines"] as? [String] == ["a", "b", "c"])
-      #expect(storedSteps == [4])
+      #expect(storedSteps == [5])
     }
 
     /// The detail of the second of two adds to a shared list, with `write` run on the list
@@ -516,10 +518,12 @@ extension Engine {
         store.send(.add("b"))
         write(lines)
         store.send(.add("c"))
-        // NB: two steps more: step 2 is no longer one of the last two, the store's own states.
+        // NB: three steps more: step 2 is no longer one of the last three, the store's own
+        // states.
         store.send(.add("d"))
         store.send(.add("e"))
-        _ = try await page.readSteps(count: 4)
+        store.send(.add("f"))
+        _ = try await page.readSteps(count: 5)
         try await page.sendText(#"{"type":"detail","step":2}"#)
         let detail = try await page.read(until: "detail").message
         let recording = try RecordingOf<SharedNotes>(

@@ -231,6 +231,7 @@ extension InspectorSession {
   func forgetComputedStates() {
     recomputed = []
     lastStates = []
+    leftLiveEnd = []
     trees = []
     generation += 1
   }

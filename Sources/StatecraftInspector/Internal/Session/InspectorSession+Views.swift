@@ -72,7 +72,7 @@ extension InspectorSession {
       // recomputed from a checkpoint, sharing none of the store's storage (at 20,000 todos with
       // their undo stack, hundreds of megabytes a view).
       let atHand = knownStates.filter { $0.step == step || $0.step == step - 1 }
-      let storeHadIt = lastStates.contains { $0.step == step }
+      let storeHadIt = storeHad(step)
       let previous =
         hasPrevious ? await tree(at: step - 1, atHand: atHand, progress: progress) : nil
       let state = await tree(at: step, atHand: atHand, progress: progress)
@@ -84,8 +84,8 @@ extension InspectorSession {
         return
       }
       guard let timeline = self.timeline else { return }
-      // NB: a step is recomputed unless it is a checkpoint or one of the last two steps, whose
-      // states the store had.
+      // NB: a step is recomputed unless it is a checkpoint or a state the store had (one of
+      // the last steps, the live end a page left).
       let fields = InspectedTree.DetailFields(
         step: step, viewing: viewing, liveStep: timeline.lastStep,
         recomputed: timeline.checkpoint(atOrBefore: step).step != step

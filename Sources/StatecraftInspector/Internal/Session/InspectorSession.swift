@@ -66,10 +66,15 @@ final class InspectorSession<State, Action> {
   /// The trees of the last feature states sent to the pages, by step, for the pages' requests
   /// for more of them.
   var trees: [(step: Int, generation: Int, tree: JSONValue)] = []
-  /// The states of the last two steps, as the store had them. A page that follows the live end
-  /// views them, and they share the store's storage with the states it viewed before (see
-  /// TreeEncoder.swift), where a state recomputed from a checkpoint shares none.
+  /// The states of the last ``lastStatesKept`` steps, as the store had them. A page that follows
+  /// the live end views them, and they share the store's storage with the states it viewed
+  /// before (see TreeEncoder.swift), where a state recomputed from a checkpoint shares none.
   var lastStates: [InspectorTimeline<Action>.Checkpoint] = []
+  /// The live step's state and the two before it: a detail is a state and the one before it,
+  /// so that a page that leaves the live end views the last two steps it saw without a replay
+  /// (the app often takes a step more meanwhile). Steps after one another share their storage
+  /// but for what changed: the third state costs what one step changed, not a state.
+  static var lastStatesKept: Int { 3 }
 
   /// The earliest the next "follow" is answered (see `SliceBudget.followShare`).
   var nextFollowAnswer = ContinuousClock.now
@@ -78,9 +83,32 @@ final class InspectorSession<State, Action> {
   /// The last answer to a "follow", cancelled or not (the tests await it).
   var lastFollow: Task<Void, Never>? { work.lastFollow }
 
-  /// The states at hand without recomputing: the last two steps' and the last recomputed.
+  /// The last states the store had (``lastStates``: the live step's and the two before it, as a
+  /// detail diffs a state with the one before it) when a page left the live end to view an
+  /// older step, until a page follows the live end again. Coming back to where it left costs
+  /// no replay, however many steps the app took meanwhile (they push them out of
+  /// `lastStates`). They share the store's storage when they
+  /// are taken, and cost at most what the store's last three states do as the app goes on.
+  var leftLiveEnd: [InspectorTimeline<Action>.Checkpoint] = []
+
+  /// The states at hand without recomputing: the last steps', the live end a page left, and
+  /// the last two recomputed.
   var knownStates: [InspectorTimeline<Action>.Checkpoint] {
-    lastStates + recomputed
+    lastStates + leftLiveEnd + recomputed
+  }
+
+  /// Whether the store had `step`'s state (not recomputed): one of the last steps', or of the
+  /// live end a page left.
+  func storeHad(_ step: Int) -> Bool {
+    lastStates.contains { $0.step == step } || leftLiveEnd.contains { $0.step == step }
+  }
+
+  /// Keeps the live end's states when a page views an older `step` (see ``leftLiveEnd``).
+  func pageViews(_ step: Int) {
+    guard leftLiveEnd.isEmpty, let live = lastStates.last, live.step == timeline?.lastStep,
+      step != live.step
+    else { return }
+    leftLiveEnd = lastStates
   }
 
   /// Encodes the states to trees, remembering the last one's values; a new one when the
@@ -259,9 +287,12 @@ final class InspectorSession<State, Action> {
       keepingFrom: { [branch] in branch?.from ?? $0 })
     needsCheckpoint = false
     lastStates.append(.init(step: timeline.lastStep, rootState: reduced.state, shared: shared))
-    if lastStates.count > 2 { lastStates.removeFirst() }
+    if lastStates.count > Self.lastStatesKept { lastStates.removeFirst() }
     if recorded.thinned { recomputed = [] }
-    if recorded.trimmed { recomputed.removeAll { $0.step < timeline.firstStep } }
+    if recorded.trimmed {
+      recomputed.removeAll { $0.step < timeline.firstStep }
+      leftLiveEnd.removeAll { $0.step < timeline.firstStep }
+    }
     sharedChangesAfterLastStep = sharedChangeCount()
     replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
     guard !flushScheduled else { return }
@@ -372,6 +403,7 @@ final class InspectorSession<State, Action> {
       // NB: the page asked for the live step again: the answer it waits for, if any, would
       // be of a step already behind.
       work.cancelFollow(for: id)
+      leftLiveEnd = []
       // NB: the live step and the one before it are at hand (`lastStates`): a page that
       // follows costs an encoding of what changed, never a replay.
       // NB: a page that follows a state of megabytes would otherwise keep the app's main
@@ -412,13 +444,16 @@ final class InspectorSession<State, Action> {
   func answer(_ request: PageRequest.Kind, from page: PageConnection) async {
     switch request {
     case .detail(let step):
+      pageViews(step)
       await sendDetail(step, viewing: false, context: "detail", to: page)
     case .jump(let step):
       // NB: a page views a past step; the store goes on from its live state.
+      pageViews(step)
       await sendDetail(step, viewing: true, context: "jump", to: page)
     case .children(let step, let path, let offset):
       await sendChildren(step, path: path, offset: offset, to: page)
     case .resume:
+      leftLiveEnd = []
       page.send(InspectorMessage.live(stepCount: sentCount))
     case .continueFrom(let step):
       continueFrom(step, page: page)
