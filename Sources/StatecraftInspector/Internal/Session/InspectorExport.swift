@@ -192,7 +192,8 @@ private struct ExportWriter<Action> {
         ))
     }
     if stepCount > 0 {
-      recording.checkpoints.append((step: stepCount, state: try stateJSON(last.rootState, last.shared)))
+      recording.checkpoints.append(
+        (step: stepCount, state: try stateJSON(last.rootState, last.shared)))
     }
     return recording.data()
   }

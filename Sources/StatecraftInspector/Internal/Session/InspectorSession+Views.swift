@@ -42,7 +42,8 @@ extension InspectorSession {
     }
     let dropped =
       step < windowStart && step >= 0
-      ? " Older steps were dropped: the timeline keeps at most \(timeline.limits.maximumSteps) steps." : ""
+      ? " Older steps were dropped: the timeline keeps at most \(timeline.limits.maximumSteps) steps."
+      : ""
     return InspectorMessage.error(
       context: context,
       message:
