@@ -71,6 +71,13 @@ final class TreeEncoder: @unchecked Sendable {
   /// The lists encoded last, by the list's type, the most recent last; a list that grew takes
   /// the place of the list it grew from.
   private var knownLists: [ObjectIdentifier: [KnownList]] = [:]
+  /// How many lists the encoder read element by element (``trees(of:codingPath:)``).
+  private var listsRead = 0
+  /// The types whose encoding read a list: a list is one of them, and so is a value that holds
+  /// one. A list of them is never a known list: it would hold every list under it (an undo
+  /// stack holds a whole list per step, and four undo stacks kept four states at 20,000
+  /// todos), and the lists under it are known lists of their own.
+  private var typesHoldingLists: Set<ObjectIdentifier> = []
   private var lastType: ObjectIdentifier?
   private var lastKind = Kind.value
   /// How many class instances and shared values the encoding has met: a value under one of them
@@ -120,6 +127,19 @@ final class TreeEncoder: @unchecked Sendable {
     readableReferences = .some(shared)
     defer { readableReferences = nil }
     return shared.whileReading { try? box(encodable, codingPath: { [] }) }
+  }
+
+  /// How many values the encoder remembers (for the tests of what a session keeps).
+  var rememberedValueCount: Int { entries.count + previousEntries.count }
+
+  /// Forgets the values the last encodings met, keeping the lists it knows
+  /// (``knownListsPerType`` per type): what it remembered held the states it encoded, which
+  /// share nothing with the app's once the app has gone on. A session calls it once a detail of
+  /// the store's own states is encoded: the next detail, a follow a burst later, finds the
+  /// lists it shares with these among the known ones, element by element.
+  func forgetValues() {
+    entries.removeAll(keepingCapacity: true)
+    previousEntries.removeAll(keepingCapacity: true)
   }
 
   /// The table of two encodings ago is emptied and reused, keeping its capacity: a new table
@@ -213,6 +233,8 @@ final class TreeEncoder: @unchecked Sendable {
 
   private func fresh<T: Encodable>(_ value: T, codingPath: [any CodingKey]) throws -> JSONValue {
     encodedCount += 1
+    let listsBefore = listsRead
+    defer { if listsRead != listsBefore { typesHoldingLists.insert(ObjectIdentifier(T.self)) } }
     if kind(of: value) == .elements, let elements = value as? any EncodableElements {
       return .array(try elements.trees(with: self, codingPath: codingPath))
     }
@@ -228,6 +250,7 @@ final class TreeEncoder: @unchecked Sendable {
     throws -> [JSONValue] where C.Element: Encodable, C.Index == Int
   {
     let before = references
+    listsRead += 1
     let type = ObjectIdentifier(C.self)
     var known: (list: KnownList, shared: SharedElements)?
     if elements.count >= Self.smallestKnownList {
@@ -248,7 +271,9 @@ final class TreeEncoder: @unchecked Sendable {
         try box(elements[index], codingPath: { codingPath + [IndexKey(index: index)] }))
     }
     if let known { trees += known.list.trees.suffix(shared.suffix) }
-    if references == before, elements.count >= Self.smallestKnownList {
+    if references == before, elements.count >= Self.smallestKnownList,
+      !typesHoldingLists.contains(ObjectIdentifier(C.Element.self))
+    {
       remember(KnownList(value: elements, trees: trees), type: type, known: known)
     }
     return trees

@@ -92,6 +92,27 @@ import Testing
     // The buffer was not shared: appended in place, not copied.
     #expect(list.withUnsafeBufferPointer(\.baseAddress) == address)
   }
+
+  /// A list of lists (an undo stack) is not kept to find the lists it shares with the next
+  /// one: it would hold every list under it, a state's worth at each step it was met, while
+  /// the lists under it are known lists of their own. Nor is anything else, once the encoder
+  /// forgets the values it met (as a session has it do after each detail).
+  @Test func aListOfListsIsNotKeptOnceTheValuesAreForgotten() {
+    let encoder = TreeEncoder()
+    var history: [IdentifiedArrayOf<Item>] = (0..<10).map { list in
+      IdentifiedArray(
+        uniqueElements: (0..<20).map { Item(id: $0, title: "Item number \($0) of list \(list)") })
+    }
+    history.reserveCapacity(100)
+    let tree = encoder.tree(of: Lists(history: history))
+    #expect(tree == TreeEncoder().tree(of: Lists(history: history)))
+    encoder.forgetValues()
+    #expect(encoder.rememberedValueCount == 0)
+    let address = history.withUnsafeBufferPointer(\.baseAddress)
+    history.append(IdentifiedArrayOf<Item>())
+    // The buffer was not shared: appended in place, not copied.
+    #expect(history.withUnsafeBufferPointer(\.baseAddress) == address)
+  }
 }
 
 extension JSONEncoder {

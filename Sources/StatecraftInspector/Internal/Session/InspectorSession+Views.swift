@@ -77,6 +77,7 @@ extension InspectorSession {
       let previous =
         hasPrevious ? await tree(at: step - 1, atHand: atHand, progress: progress) : nil
       let state = await tree(at: step, atHand: atHand, progress: progress)
+      if storeHadIt { encodedStoreStep = step }
       // NB: the page cancelled it: no answer.
       guard !Task.isCancelled else { return }
       guard let state, generation == self.generation else {
@@ -112,6 +113,7 @@ extension InspectorSession {
     let progress = ProgressReport(
       page: page, context: "children", step: step, interval: slicing.progressInterval)
     let state = isViewable(step) ? await tree(at: step, progress: progress) : nil
+    if storeHad(step) { encodedStoreStep = step }
     guard !Task.isCancelled else { return }
     guard let state else {
       page.send(noSuchStep(step, context: "children"))
@@ -187,6 +189,23 @@ extension InspectorSession {
       if encoding == running { encoding = nil }
     }
     return shared.whileReading { treeEncoder.tree(of: state) }
+  }
+
+  /// Has the encoder forget the values it met (``TreeEncoder/forgetValues()``), after the
+  /// encodings under way (see `encodedStoreStep`).
+  func encoderForgetsValues() {
+    let encoder = treeEncoder
+    guard let previous = encoding else {
+      encoder.forgetValues()
+      return
+    }
+    let task = Task.detached { () -> JSONValue? in
+      // NB: after the encoding before it, as every encoding waits for the one before.
+      _ = await previous.value
+      encoder.forgetValues()
+      return nil
+    }
+    encoding = task
   }
 
   /// The root's state at `step` of `timeline`, recomputed as ``rootState(at:)`` does, but a

@@ -114,6 +114,13 @@ final class InspectorSession<State, Action> {
   /// Encodes the states to trees, remembering the last one's values; a new one when the
   /// session stops recording (an encoding under way off the main actor keeps the old one).
   var treeEncoder = TreeEncoder()
+  /// The step of the store's own states (``lastStates``, ``leftLiveEnd``) the encoder met
+  /// last, if it met no other since. Once the session no longer holds that step's state, the
+  /// encoder forgets the values it met: they would be the only copy of a state the app left
+  /// behind (at 20,000 todos with their undo stack, 300 MB more while a page followed a burst
+  /// of adds). A recomputed state's values stay, as the state does (``recomputed``), for the
+  /// view of the step after it.
+  var encodedStoreStep: Int?
   /// The encoding under way off the main actor, if any: encodings run one at a time.
   var encoding: Task<JSONValue?, Never>?
   /// Whether the feature's states are encoded on the main actor: once one held a class
@@ -288,6 +295,10 @@ final class InspectorSession<State, Action> {
     needsCheckpoint = false
     lastStates.append(.init(step: timeline.lastStep, rootState: reduced.state, shared: shared))
     if lastStates.count > Self.lastStatesKept { lastStates.removeFirst() }
+    if let encoded = encodedStoreStep, !storeHad(encoded) {
+      encodedStoreStep = nil
+      encoderForgetsValues()
+    }
     if recorded.thinned { recomputed = [] }
     if recorded.trimmed {
       recomputed.removeAll { $0.step < timeline.firstStep }
