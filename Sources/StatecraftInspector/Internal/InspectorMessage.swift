@@ -148,8 +148,12 @@ struct PageRequest: Equatable {
     /// (a "send" or a "continue" the page asked for is made).
     var isCancellable: Bool {
       switch self {
-      case .detail, .follow, .jump, .children, .generateTest: true
-      case .resume, .continueFrom, .undoContinue, .commit, .send, .cancel, .skip: false
+      // NB: a move (continue, its undo, skip) changes the store only once its steps are
+      // recomputed, in one step: cancelled before, it changed nothing.
+      case .detail, .follow, .jump, .children, .generateTest, .continueFrom, .undoContinue,
+        .skip:
+        true
+      case .resume, .commit, .send, .cancel: false
       }
     }
   }

@@ -490,8 +490,12 @@ enum InspectorPage {
     // once it is answered or cancelled.
     function showWorking(message) {
       if (message === null) { $("working").classList.add("hidden"); return; }
+      const moves = {
+        continue: "continuing from step ", skip: "skipping step ", unskip: "putting back step ",
+        undoContinue: "undoing the continue, at step ",
+      };
       const what = message.context === "generateTest" ? "generating a test"
-        : "recomputing step " + message.step;
+        : (moves[message.context] || "recomputing step ") + message.step;
       const share = message.total > 0 ? Math.floor(100 * message.done / message.total) : 0;
       $("workingText").textContent = what + " · " + Math.min(100, Math.max(0, share)) + " %";
       $("working").classList.remove("hidden");
@@ -781,6 +785,7 @@ enum InspectorPage {
             $("sendSection").classList.toggle("hidden", !capabilities.send);
             break;
           case "timeline":
+            showWorking(null);
             resetTimeline(message);
             if (message.stepCount === message.firstStep) {
               request({ type: "detail", step: message.firstStep });

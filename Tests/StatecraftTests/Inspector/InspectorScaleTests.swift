@@ -605,6 +605,80 @@ extension Engine {
       }
     }
 
+    /// A skip recomputes the steps after it a slice at a time: an action the app sends
+    /// meanwhile is reduced at once, and counts in the result (it is one of the steps after
+    /// the skipped one). It recomputed them all at once on the main actor: at 20,000 todos a
+    /// skip of an early step froze the app for as long as the app took to make them.
+    @Test func anActionSentWhileASkipRecomputesIsReducedAtOnceAndCountsInTheResult()
+      async throws
+    {
+      try await withFiftyStepsOnAPage { store, inspector, page in
+        let gates = SliceGates(session: inspector.session)
+        let viewer = PageConnection(channel: EmbeddedChannel())
+        let skip = Task { @MainActor in
+          defer { gates.finished() }
+          await inspector.session.handle(#"{"type":"skip","step":10}"#, from: viewer)
+        }
+        await gates.pausedOrFinished.wait()
+        store.send(.add(100))
+        #expect(!gates.isFinished)
+        #expect(store.count == 150)
+        gates.resume.open()
+        await skip.value
+        // Fifty adds of 1 but the skipped one, and the add of 100 made meanwhile.
+        #expect(store.count == 149)
+        let timeline = try await page.read(until: "timeline").message
+        #expect((timeline["note"] as? String)?.contains("Skipped step 10") == true)
+        #expect(inspector.session.state(at: 51)?.count == 149)
+      }
+    }
+
+    /// A continue recomputes the state it goes back to a slice at a time; the steps the app
+    /// takes meanwhile are set aside with the others, and undo puts them all back.
+    @Test func stepsTakenWhileAContinueRecomputesAreSetAsideWithTheOthers() async throws {
+      try await withFiftyStepsOnAPage { store, inspector, page in
+        let gates = SliceGates(session: inspector.session)
+        let viewer = PageConnection(channel: EmbeddedChannel())
+        let move = Task { @MainActor in
+          defer { gates.finished() }
+          await inspector.session.handle(#"{"type":"continue","step":20}"#, from: viewer)
+        }
+        await gates.pausedOrFinished.wait()
+        store.send(.add(100))
+        #expect(!gates.isFinished)
+        #expect(store.count == 150)
+        gates.resume.open()
+        await move.value
+        #expect(store.count == 20)
+        let timeline = try await page.read(until: "timeline").message
+        #expect((timeline["note"] as? String)?.contains("steps 21 to 51 were set aside") == true)
+
+        await inspector.session.handle(#"{"type":"undoContinue"}"#, from: viewer)
+        #expect(store.count == 150)
+      }
+    }
+
+    /// A move cancelled by the page while it recomputes (the page's Cancel beside its
+    /// progress) changes nothing: the store moves only once the steps are recomputed.
+    @Test func aSkipCancelledWhileItRecomputesChangesNothing() async throws {
+      try await withFiftyStepsOnAPage { store, inspector, page in
+        let gates = SliceGates(session: inspector.session)
+        try await page.sendText(#"{"type":"skip","step":10}"#)
+        await gates.pausedOrFinished.wait()
+        // NB: the cancel ends the pause (a cancelled task's wait returns).
+        try await page.sendText(#"{"type":"cancel"}"#)
+        let cancelled = try await page.read(until: "cancelled").message
+        gates.resume.open()
+        #expect(cancelled["requests"] as? Int == 1)
+        #expect(store.count == 50)
+        #expect(inspector.session.timeline?.step(10)?.isSkipped == false)
+        // NB: the next request is answered: nothing of the skip is left under way.
+        try await page.sendText(#"{"type":"detail","step":50}"#)
+        let detail = try await page.read(until: "detail").message
+        #expect((detail["state"] as? [String: Any])?["count"] as? Int == 50)
+      }
+    }
+
     @Test func anActionSentWhileAnImportReplaysIsReducedBeforeTheImportEnds() async throws {
       let store = Store(initialState: Tally.State()) { Tally() }
       let inspector = try await Inspector(store: store)

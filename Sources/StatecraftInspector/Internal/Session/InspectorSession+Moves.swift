@@ -1,6 +1,8 @@
 // Owns the ways a page changes the store, each only when asked: "continue from here" and its
-// undo, skip and unskip, commit, and an action sent from the page. Each recomputes at once (the
-// user asked for it) and puts the store at the result.
+// undo, skip and unskip, commit, and an action sent from the page. Each recomputes what it needs
+// a slice at a time, as a view does (the app's work runs between two slices, and the page is
+// told how far it came and can cancel), then puts the store at the result in one step.
+
 import Foundation
 import Statecraft
 
@@ -11,25 +13,36 @@ extension InspectorSession {
   /// back: the one way a page changes the store's state, and only when asked. Steps an earlier
   /// continue set aside are kept, as the session its undo would have made
   /// (`earlierBranches`).
-  func continueFrom(_ step: Int, page: PageConnection) {
-    guard var timeline = self.timeline, isViewable(step) else {
+  ///
+  /// The steps the app takes while the state at `step` is recomputed are set aside with the
+  /// others.
+  func continueFrom(_ step: Int, page: PageConnection) async {
+    guard let before = self.timeline, isViewable(step) else {
       page.send(noSuchStep(step, context: "continue"))
       return
     }
     flush()
-    guard step < timeline.lastStep else {
+    guard step < before.lastStep else {
       page.send(
         InspectorMessage.error(
           context: "continue",
           message: "Step \(step) is the live state: there is nothing to set aside."))
       return
     }
-    guard let target = rootState(at: step) else {
+    let generation = self.generation
+    let target = await rootState(
+      at: step, in: before, progress: progress(of: "continue", at: step, to: page))
+    guard !Task.isCancelled else { return }
+    guard let target else {
       page.send(
         InspectorMessage.error(
           context: "continue", message: "The state at step \(step) could not be recomputed."))
       return
     }
+    guard generation == self.generation, var timeline = self.timeline, isViewable(step) else {
+      return changedMeanwhile(step, context: "continue", page: page)
+    }
+    flush()
     let liveStep = timeline.lastStep
     // NB: the session the last continue's undo would make, before this one cuts it.
     let earlier = branch.map { earlier in
@@ -65,20 +78,40 @@ extension InspectorSession {
   }
 
   /// Swaps the steps set aside by the last "continue from here" with the ones made since.
-  func undoContinue(page: PageConnection) {
-    guard var timeline = self.timeline, let aside = branch else {
+  ///
+  /// The steps the app takes while the steps set aside are recomputed are set aside with the
+  /// others made since the continue.
+  func undoContinue(page: PageConnection) async {
+    guard var restored = self.timeline, let aside = branch else {
       page.send(
         InspectorMessage.error(
           context: "undoContinue", message: "There is no \"continue from here\" to undo."))
       return
     }
     flush()
+    _ = restored.cut(after: aside.from)
+    restored.restore(aside)
+    let generation = self.generation
+    let recomputed = await recompute(
+      restored.lastStep, in: restored, from: restored.checkpoint(atOrBefore: restored.lastStep),
+      progress: progress(of: "undoContinue", at: restored.lastStep, to: page))
+    guard !Task.isCancelled else { return }
+    guard let recomputed else {
+      page.send(
+        InspectorMessage.error(
+          context: "undoContinue", message: "The store could not be put back."))
+      return
+    }
+    guard generation == self.generation, var timeline = self.timeline, branch != nil else {
+      return changedMeanwhile(aside.from, context: "undoContinue", page: page)
+    }
+    flush()
     let madeSince = timeline.cut(after: aside.from)
     timeline.restore(aside)
     self.timeline = timeline
     forgetComputedStates()
-    guard let target = rootState(at: timeline.lastStep), moveStore(to: target, in: &timeline)
-    else {
+    let target = (recomputed.state.rootState, recomputed.state.shared)
+    guard moveStore(to: target, in: &timeline) else {
       _ = timeline.cut(after: aside.from)
       timeline.restore(madeSince)
       self.timeline = timeline
@@ -105,7 +138,10 @@ extension InspectorSession {
   /// outside the reducer (the steps after such a state don't follow from the ones before it),
   /// and for a step at or before the one the steps set aside by "continue from here" go back
   /// to.
-  func skip(_ step: Int, skipped: Bool, page: PageConnection) {
+  ///
+  /// The steps the app takes while the steps after `step` are recomputed are recomputed too,
+  /// at the end, without a pause: they are the few the app took meanwhile.
+  func skip(_ step: Int, skipped: Bool, page: PageConnection) async {
     let context = skipped ? "skip" : "unskip"
     func refuse(_ message: String) {
       page.send(InspectorMessage.error(context: context, message: message))
@@ -138,21 +174,38 @@ extension InspectorSession {
         so the steps from there don't follow from the ones before.
         """)
     }
-    let before = timeline
     timeline.setSkipped(step, skipped)
     let from = timeline.checkpoint(atOrBefore: step - 1)
     let last = timeline.lastStep
     // NB: the checkpoints after the step held states with its action (or without it): they
     // are made again on the way, where they were (with shared values, only the last is).
     let remade = Set(timeline.checkpoints.map(\.step).filter { $0 > from.step && $0 < last })
+    let generation = self.generation
+    let sliced = await recompute(
+      last, in: timeline, from: from, keeping: from.shared == nil ? remade : [],
+      progress: progress(of: context, at: step, to: page))
+    guard !Task.isCancelled else { return }
+    guard let sliced else { return refuse("The steps after \(step) could not be recomputed.") }
+    guard generation == self.generation, let now = self.timeline, isViewable(step),
+      now.step(step)?.isSkipped == !skipped
+    else {
+      return changedMeanwhile(step, context: context, page: page)
+    }
+    flush()
+    // NB: the steps recorded meanwhile, after `last`, are recomputed from its new state.
+    let before = now
+    timeline = now
+    timeline.setSkipped(step, skipped)
     guard
-      let result = timeline.recompute(
-        last, from: from, keeping: from.shared == nil ? remade : [], feature.reduce)
+      let result =
+        timeline.lastStep == last
+        ? (sliced.state, [])
+        : timeline.recompute(timeline.lastStep, from: sliced.state, feature.reduce)
     else {
       return refuse("The steps after \(step) could not be recomputed.")
     }
     timeline.dropCheckpoints(after: from.step)
-    for checkpoint in result.kept { timeline.setCheckpoint(checkpoint) }
+    for checkpoint in sliced.kept { timeline.setCheckpoint(checkpoint) }
     let target = (result.state.rootState, result.state.shared)
     guard moveStore(to: target, in: &timeline, pinned: false) else {
       self.timeline = before
@@ -170,6 +223,25 @@ extension InspectorSession {
         Step \(step) (\(current.caseName)) is back: the steps after it were recomputed with its \
         action, and the app is at the result.
         """)
+  }
+
+  /// A progress report of a move's recomputation, to `page`.
+  private func progress(of context: String, at step: Int, to page: PageConnection)
+    -> ProgressReport
+  {
+    ProgressReport(page: page, context: context, step: step, interval: slicing.progressInterval)
+  }
+
+  /// Tells `page` the move it asked for was not made: another page moved the store, or the
+  /// timeline was committed or dropped, while its steps were recomputed.
+  private func changedMeanwhile(_ step: Int, context: String, page: PageConnection) {
+    page.send(
+      InspectorMessage.error(
+        context: context,
+        message: """
+          The session changed while the steps for step \(step) were recomputed (another page \
+          moved the store, or the timeline was committed): nothing was changed. Ask again.
+          """))
   }
 
   /// Starts the timeline at the live state, dropping the steps before it (Redux DevTools'

@@ -220,9 +220,30 @@ extension InspectorSession {
     let generation = self.generation
     let from = timeline.start(for: step, known: atHand + knownStates)
     guard from.step < step else { return (from.rootState, from.shared) }
+    guard let (state, _) = await recompute(step, in: timeline, from: from, progress: progress)
+    else { return nil }
+    if generation == self.generation { remember(state) }
+    return (state.rootState, state.shared)
+  }
+
+  /// The root's state at `step` of `timeline`, recomputed from `from` (a state of a step
+  /// before it) as ``InspectorTimeline/recompute(_:from:keeping:_:)`` does, with the states at
+  /// the `keeping` steps on the way, but a slice at a time (``slicing``): the app's work runs
+  /// between two slices, and steps it records meanwhile come after `step`.
+  ///
+  /// Nil when the reducer can't run a step's action, and once the task is cancelled: it stops
+  /// at the end of a slice.
+  func recompute(
+    _ step: Int, in timeline: InspectorTimeline<Action>,
+    from: InspectorTimeline<Action>.Checkpoint, keeping: Set<Int> = [],
+    progress: ProgressReport? = nil
+  ) async -> (
+    state: InspectorTimeline<Action>.Checkpoint, kept: [InspectorTimeline<Action>.Checkpoint]
+  )? {
     let hasShared = from.shared != nil
     var state = from.rootState
     var shared = from.shared
+    var kept: [InspectorTimeline<Action>.Checkpoint] = []
     var next = from.step + 1
     while next <= step {
       let deadline = ContinuousClock.now + slicing.maximumDuration
@@ -236,6 +257,9 @@ extension InspectorSession {
             return nil
           }
           current = reduced
+          if keeping.contains(next) {
+            kept.append(.init(step: next, rootState: current, shared: nil))
+          }
           next += 1
           if ContinuousClock.now >= deadline { break }
         }
@@ -250,10 +274,7 @@ extension InspectorSession {
         guard !Task.isCancelled else { return nil }
       }
     }
-    if generation == self.generation {
-      remember(.init(step: step, rootState: state, shared: shared))
-    }
-    return (state, shared)
+    return (.init(step: max(step, from.step), rootState: state, shared: shared), kept)
   }
 }
 

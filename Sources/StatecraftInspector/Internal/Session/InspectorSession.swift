@@ -467,11 +467,11 @@ final class InspectorSession<State, Action> {
       leftLiveEnd = []
       page.send(InspectorMessage.live(stepCount: sentCount))
     case .continueFrom(let step):
-      continueFrom(step, page: page)
+      await continueFrom(step, page: page)
     case .undoContinue:
-      undoContinue(page: page)
+      await undoContinue(page: page)
     case .skip(let step, let skipped):
-      skip(step, skipped: skipped, page: page)
+      await skip(step, skipped: skipped, page: page)
     case .commit:
       commit(page: page)
     case .send(let json):

@@ -11,7 +11,8 @@ final class PageWork {
   private struct Entry {
     let number: Int
     let task: Task<Void, Never>
-    /// Whether a "cancel" stops it: a view or a generated test, never a change of the store.
+    /// Whether a "cancel" stops it: a view, a generated test, or a move still recomputing (a
+    /// move changes the store in one step at its end); never a commit or an action sent.
     let cancellable: Bool
   }
 
