@@ -613,18 +613,7 @@ extension Engine {
       async throws
     {
       try await withFiftyStepsOnAPage { store, inspector, page in
-        let gates = SliceGates(session: inspector.session)
-        let viewer = PageConnection(channel: EmbeddedChannel())
-        let skip = Task { @MainActor in
-          defer { gates.finished() }
-          await inspector.session.handle(#"{"type":"skip","step":10}"#, from: viewer)
-        }
-        await gates.pausedOrFinished.wait()
-        store.send(.add(100))
-        #expect(!gates.isFinished)
-        #expect(store.count == 150)
-        gates.resume.open()
-        await skip.value
+        await sendAHundred(whileRecomputing: #"{"type":"skip","step":10}"#, store, inspector)
         // Fifty adds of 1 but the skipped one, and the add of 100 made meanwhile.
         #expect(store.count == 149)
         let timeline = try await page.read(until: "timeline").message
@@ -637,25 +626,36 @@ extension Engine {
     /// takes meanwhile are set aside with the others, and undo puts them all back.
     @Test func stepsTakenWhileAContinueRecomputesAreSetAsideWithTheOthers() async throws {
       try await withFiftyStepsOnAPage { store, inspector, page in
-        let gates = SliceGates(session: inspector.session)
-        let viewer = PageConnection(channel: EmbeddedChannel())
-        let move = Task { @MainActor in
-          defer { gates.finished() }
-          await inspector.session.handle(#"{"type":"continue","step":20}"#, from: viewer)
-        }
-        await gates.pausedOrFinished.wait()
-        store.send(.add(100))
-        #expect(!gates.isFinished)
-        #expect(store.count == 150)
-        gates.resume.open()
-        await move.value
+        await sendAHundred(whileRecomputing: #"{"type":"continue","step":20}"#, store, inspector)
         #expect(store.count == 20)
         let timeline = try await page.read(until: "timeline").message
         #expect((timeline["note"] as? String)?.contains("steps 21 to 51 were set aside") == true)
 
-        await inspector.session.handle(#"{"type":"undoContinue"}"#, from: viewer)
+        await inspector.session.handle(
+          #"{"type":"undoContinue"}"#, from: PageConnection(channel: EmbeddedChannel()))
         #expect(store.count == 150)
       }
+    }
+
+    /// Sends `move` from a page of its own, holds its recomputation at its first slice, and
+    /// sends an add of 100 to the tally of 50 meanwhile: it is reduced at once. Returns once
+    /// the move is answered.
+    private func sendAHundred(
+      whileRecomputing move: String, _ store: Store<Tally.State, Tally.Action>,
+      _ inspector: Inspector<Tally.State, Tally.Action>
+    ) async {
+      let gates = SliceGates(session: inspector.session)
+      let viewer = PageConnection(channel: EmbeddedChannel())
+      let answer = Task { @MainActor in
+        defer { gates.finished() }
+        await inspector.session.handle(move, from: viewer)
+      }
+      await gates.pausedOrFinished.wait()
+      store.send(.add(100))
+      #expect(!gates.isFinished)
+      #expect(store.count == 150)
+      gates.resume.open()
+      await answer.value
     }
 
     /// A move cancelled by the page while it recomputes (the page's Cancel beside its
