@@ -289,7 +289,8 @@ final class InspectorSession<State, Action> {
     let recorded = timeline.record(
       .init(
         rootAction: reduced.action, action: step.action, featureAction: step.featureAction,
-        origin: step.origin, time: start.duration(to: .now), caseName: caseName(of: step.action)),
+        origin: step.origin, time: start.duration(to: .now), caseName: caseName(of: step.action),
+        summary: Self.summary(of: step.action)),
       state: reduced.state, shared: shared, outsideChange: needsCheckpoint,
       keepingFrom: { [branch] in branch?.from ?? $0 })
     needsCheckpoint = false
@@ -377,11 +378,15 @@ final class InspectorSession<State, Action> {
 
   func summary(_ index: Int, in timeline: InspectorTimeline<Action>) -> String {
     guard let step = timeline.step(index) else { return "null" }
-    var text = InspectedValue.json(step.action)
-    if text.count > 160 { text = String(text.prefix(159)) + "…" }
     return InspectorMessage.step(
-      index: index, caseName: step.caseName, origin: step.origin.rawValue, summary: text,
+      index: index, caseName: step.caseName, origin: step.origin.rawValue, summary: step.summary,
       skipped: step.isSkipped)
+  }
+
+  /// `action` as the pages' log shows it: its JSON, cut to 160 characters.
+  static func summary(of action: Any) -> String {
+    let text = InspectedValue.json(action)
+    return text.count > 160 ? String(text.prefix(159)) + "…" : text
   }
 
   func broadcast(_ text: String) {
