@@ -631,9 +631,11 @@ extension Engine {
         let timeline = try await page.read(until: "timeline").message
         #expect((timeline["note"] as? String)?.contains("steps 21 to 51 were set aside") == true)
 
+        let channel = EmbeddedChannel()
         await inspector.session.handle(
-          #"{"type":"undoContinue"}"#, from: PageConnection(channel: EmbeddedChannel()))
+          #"{"type":"undoContinue"}"#, from: PageConnection(channel: channel))
         #expect(store.count == 150)
+        _ = try? channel.finish()
       }
     }
 
@@ -645,7 +647,8 @@ extension Engine {
       _ inspector: Inspector<Tally.State, Tally.Action>
     ) async {
       let gates = SliceGates(session: inspector.session)
-      let viewer = PageConnection(channel: EmbeddedChannel())
+      let channel = EmbeddedChannel()
+      let viewer = PageConnection(channel: channel)
       let answer = Task { @MainActor in
         defer { gates.finished() }
         await inspector.session.handle(move, from: viewer)
@@ -656,6 +659,7 @@ extension Engine {
       #expect(store.count == 150)
       gates.resume.open()
       await answer.value
+      _ = try? channel.finish()
     }
 
     /// The whole timeline sent again (after a move, to a page that connects) encodes no
