@@ -622,6 +622,37 @@ extension Engine {
       }
     }
 
+    /// The steps the app takes during a skip are recomputed after it a slice at a time too: the
+    /// app runs between those slices, and what it does there counts in the result. (They were
+    /// recomputed at once, with no pause: at 20,000 todos, the keys typed during a skip held the
+    /// main actor a quarter of a second at its end.)
+    @Test func theStepsTakenDuringASkipAreCaughtUpASliceAtATime() async throws {
+      try await withFiftyStepsOnAPage { store, inspector, page in
+        // NB: fifty steps from the checkpoint at 0, one a slice: 49 pauses; the 50th is the
+        // first of the catch-up's.
+        var pauses = 0
+        inspector.session.slicing = SliceBudget(
+          maximumSteps: 1, maximumDuration: .seconds(3_600),
+          pause: {
+            pauses += 1
+            if pauses == 1 {
+              store.send(.add(100))
+              store.send(.add(100))
+            } else if pauses == 50 {
+              store.send(.add(1_000))
+            }
+          })
+        try await page.sendText(#"{"type":"skip","step":10}"#)
+        let timeline = try await page.read(until: "timeline").message
+        #expect((timeline["note"] as? String)?.contains("Skipped step 10") == true)
+        #expect(pauses == 50)
+        // Fifty adds of 1 but the skipped one, two of 100 and one of 1,000 made meanwhile.
+        #expect(store.count == 1_249)
+        #expect(inspector.session.timeline?.lastStep == 53)
+        #expect(inspector.session.state(at: 53)?.count == 1_249)
+      }
+    }
+
     /// A continue recomputes the state it goes back to a slice at a time; the steps the app
     /// takes meanwhile are set aside with the others, and undo puts them all back.
     @Test func stepsTakenWhileAContinueRecomputesAreSetAsideWithTheOthers() async throws {
@@ -660,6 +691,41 @@ extension Engine {
       gates.resume.open()
       await answer.value
       _ = try? channel.finish()
+    }
+
+    /// Two pages move the store at once: the move that ends first wins, and the other, whose
+    /// steps were recomputed from the session before it, changes nothing and says so. (Had it
+    /// gone on, the skip would have put back the 30 steps the continue set aside.)
+    @Test func aMoveOvertakenByAnotherPagesMoveChangesNothing() async throws {
+      try await withFiftyStepsOnAPage { store, inspector, page in
+        let held = FirstSliceGate(session: inspector.session)
+        let channel = EmbeddedChannel()
+        let first = PageConnection(channel: channel)
+        let skip = Task { @MainActor in
+          await inspector.session.handle(#"{"type":"skip","step":10}"#, from: first)
+        }
+        await held.paused.wait()
+        // NB: the second page's continue runs through: only the first slice is held.
+        try await page.sendText(#"{"type":"continue","step":20}"#)
+        let timeline = try await page.read(until: "timeline").message
+        #expect((timeline["note"] as? String)?.contains("were set aside") == true)
+        #expect(store.count == 20)
+        held.resume.open()
+        await skip.value
+
+        var answers: [[String: Any]] = []
+        while let frame = try channel.readOutbound(as: WebSocketFrame.self) {
+          let message = try JSONSerialization.jsonObject(
+            with: Data(frame.unmaskedData.readableBytesView))
+          if let message = message as? [String: Any] { answers.append(message) }
+        }
+        let error = try #require(answers.first { $0["type"] as? String == "error" })
+        #expect((error["message"] as? String)?.contains("nothing was changed") == true)
+        #expect(store.count == 20)
+        #expect(inspector.session.timeline?.step(10)?.isSkipped == false)
+        #expect(inspector.session.timeline?.lastStep == 20)
+        _ = try? channel.finish()
+      }
     }
 
     /// The whole timeline sent again (after a move, to a page that connects) encodes no
@@ -892,5 +958,25 @@ struct Boxed: Reducer {
   func reduce(into state: inout State, action: Action) -> Effect<Action> {
     state.box.value += 1
     return .none
+  }
+}
+
+/// Holds a session's first slice of recomputation until `resume` opens; every later slice, of
+/// that work or any other, runs through.
+@MainActor
+private final class FirstSliceGate {
+  let paused = Gate()
+  let resume = Gate()
+  private var held = false
+
+  init(session: InspectorSession<some Any, some Any>) {
+    session.slicing = SliceBudget(
+      maximumSteps: 1, maximumDuration: .seconds(3_600),
+      pause: { [self] in
+        guard !held else { return }
+        held = true
+        paused.open()
+        await resume.wait()
+      })
   }
 }

@@ -140,7 +140,7 @@ extension InspectorSession {
   /// to.
   ///
   /// The steps the app takes while the steps after `step` are recomputed are recomputed too,
-  /// at the end, without a pause: they are the few the app took meanwhile.
+  /// a slice at a time, until none was taken meanwhile.
   func skip(_ step: Int, skipped: Bool, page: PageConnection) async {
     let context = skipped ? "skip" : "unskip"
     func refuse(_ message: String) {
@@ -186,27 +186,35 @@ extension InspectorSession {
       progress: progress(of: context, at: step, to: page))
     guard !Task.isCancelled else { return }
     guard let sliced else { return refuse("The steps after \(step) could not be recomputed.") }
-    guard generation == self.generation, let now = self.timeline, isViewable(step),
-      now.step(step)?.isSkipped == !skipped
-    else {
-      return changedMeanwhile(step, context: context, page: page)
+    // NB: the steps the app recorded meanwhile come after `last`. They are recomputed from the
+    // state reached, a slice at a time too, in rounds, until a round ends within one slice: no
+    // pause, so no step was recorded meanwhile, and the store moves in the same turn. (They
+    // were recomputed at once: the 300 adds typed during a skip of 20,000 held the main actor
+    // for a quarter of a second.) A round costs the replay of what the app did during the
+    // last, which took the app at least as long, so the rounds get shorter.
+    var reached = sliced.state
+    var before: InspectorTimeline<Action>
+    while true {
+      guard generation == self.generation, let now = self.timeline, isViewable(step),
+        now.step(step)?.isSkipped == !skipped
+      else {
+        return changedMeanwhile(step, context: context, page: page)
+      }
+      before = now
+      timeline = now
+      timeline.setSkipped(step, skipped)
+      guard reached.step < timeline.lastStep else { break }
+      let caughtUp = await recompute(timeline.lastStep, in: timeline, from: reached)
+      guard !Task.isCancelled else { return }
+      guard let caughtUp else {
+        return refuse("The steps after \(step) could not be recomputed.")
+      }
+      reached = caughtUp.state
     }
     flush()
-    // NB: the steps recorded meanwhile, after `last`, are recomputed from its new state.
-    let before = now
-    timeline = now
-    timeline.setSkipped(step, skipped)
-    guard
-      let result =
-        timeline.lastStep == last
-        ? (sliced.state, [])
-        : timeline.recompute(timeline.lastStep, from: sliced.state, feature.reduce)
-    else {
-      return refuse("The steps after \(step) could not be recomputed.")
-    }
     timeline.dropCheckpoints(after: from.step)
     for checkpoint in sliced.kept { timeline.setCheckpoint(checkpoint) }
-    let target = (result.state.rootState, result.state.shared)
+    let target = (reached.rootState, reached.shared)
     guard moveStore(to: target, in: &timeline, pinned: false) else {
       self.timeline = before
       return refuse("The store could not be put at the state without step \(step).")
