@@ -39,6 +39,19 @@ mkdir -p "$work"
 results=$(mktemp -d)
 trap 'rm -rf "$results"' EXIT
 
+# Builds the benchmarks in worktree $1, logging to $2. A build folder left by another revision
+# can name source files this one lacks ("missing inputs", "unable to load output file map"):
+# SwiftPM does not plan again, so the folder is removed and the build tried once more.
+build_benchmarks() {
+  local dir=$1 log=$2
+  (cd "$dir/Benchmarks" && swift build -c release --product StatecraftBenchmarks >"$log" 2>&1) \
+    && return 0
+  grep -q -e "missing inputs" -e "unable to load output file map" "$log" || return 1
+  echo "a stale build folder in $dir/Benchmarks: building from scratch" >&2
+  rm -rf "$dir/Benchmarks/.build"
+  (cd "$dir/Benchmarks" && swift build -c release --product StatecraftBenchmarks >"$log" 2>&1)
+}
+
 # Checks a revision out (once) with this checkout's benchmarks, and builds it.
 prepare() {
   local revision=$1 side=$2 commit dir
@@ -56,8 +69,7 @@ prepare() {
   tar -C "$root/Benchmarks" --exclude=.build --exclude=.benchmarkBaselines -cf - . \
     | tar -C "$dir/Benchmarks" -xf -
   echo "building $revision ($commit) in $dir" >&2
-  if ! (cd "$dir/Benchmarks" && swift build -c release --product StatecraftBenchmarks \
-    >"$results/build-$side.log" 2>&1); then
+  if ! build_benchmarks "$dir" "$results/build-$side.log"; then
     # NB: this checkout's scenarios may use API the revision lacks (B12 needs `Shared`): the
     # revision then runs its own scenarios, and only the scenarios both have are compared.
     tail -3 "$results/build-$side.log" >&2
