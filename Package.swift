@@ -116,6 +116,7 @@ let package = Package(
       dependencies: [
         "Statecraft",
         .product(name: "CasePathsCore", package: "swift-case-paths"),
+        .product(name: "ConcurrencyExtras", package: "swift-concurrency-extras"),
         .product(name: "CustomDump", package: "swift-custom-dump"),
         .product(name: "IdentifiedCollections", package: "swift-identified-collections"),
         .product(name: "NIOCore", package: "swift-nio"),

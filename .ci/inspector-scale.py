@@ -9,7 +9,9 @@ real page does (it asks for the live step's detail after each burst of steps), a
 - export and test: a 1,000-add session's export (time, size) and generated test (time, size);
 - import: a 200,000-step recording imported into a fresh demo: how long, and how long a key takes
   to reach the app meanwhile;
-- a page open: 2,000 adds with the page against without it (the best of three rounds each).
+- a page open: 2,000 adds with the page against without it (the best of three rounds each);
+- moves: a continue from the middle of 20,000 adds, its undo, a skip and an unskip: how long
+  each takes, and how long a key takes to reach the app meanwhile.
 
 Prints every figure (BENCHMARKS.md quotes them). Fails, by ratio and size, never by a time that
 a loaded machine could miss:
@@ -23,8 +25,8 @@ a loaded machine could miss:
   Inspector aims at.
 
 Usage: python3 .ci/inspector-scale.py TODOS_BINARY WORK_DIRECTORY [PART...]
-where a PART (all of them when none is named) is views, export, import or page; views:N views a
-session of N adds instead of 20,000.
+where a PART (all of them when none is named) is views, export, import, page or moves; views:N
+and moves:N use a session of N adds instead of 20,000.
 """
 
 import os
@@ -42,7 +44,7 @@ FROZEN_S = 1.0
 GENERATE_S = 600
 
 todos, work = sys.argv[1], sys.argv[2]
-parts = sys.argv[3:] or ["views", "export", "import", "page"]
+parts = sys.argv[3:] or ["views", "export", "import", "page", "moves"]
 failed = []
 largest = 0
 
@@ -203,6 +205,44 @@ def import_():
     finish(demo, page)
 
 
+def moves(count=20000):
+    """Continue from the middle of a session of `count` adds, undo it, skip a step and put it
+    back: how long each takes to answer, and the slowest key typed meanwhile. A move ends by
+    putting the store at its result and sending the pages the timeline: that last step is one
+    piece of main-actor work, which the slowest key shows."""
+    demo = Demo(todos, work, "moves")
+    page = Page(demo.port, demo.token, follow=True)
+    feed(demo, adds(count))
+    demo.settle()
+    middle = count // 2
+    print("moves on a session of %d adds:" % count)
+    for label, request, answer in (
+            ("continue from step %d" % middle, {"type": "continue", "step": middle}, "timeline"),
+            ("its undo", {"type": "undoContinue"}, "timeline"),
+            ("skip step %d" % (middle + middle // 2), {"type": "skip", "step": middle + middle // 2},
+             "timeline"),
+            ("unskip it", {"type": "unskip", "step": middle + middle // 2}, "timeline")):
+        asked = time.monotonic()
+        page.request(request)
+        answered = {}
+
+        def wait(asked=asked, answer=answer):
+            answered["at"], answered["message"] = page.wait_for(
+                lambda m: m.get("type") in (answer, "error"), asked)
+
+        waiter = threading.Thread(target=wait)
+        waiter.start()
+        slowest, typed = keys_while(demo, waiter.is_alive)
+        waiter.join()
+        if answered["message"].get("type") == "error":
+            failed.append("%s answered: %s" % (label, answered["message"].get("message")))
+        # NB: the page waits for the timeline's steps as well: the last chunk has the last step.
+        print("  %s: answered in %.3f s; %d keys meanwhile, the slowest %.3f s" %
+              (label, answered["at"] - asked, typed, slowest))
+        check_frozen(label, slowest)
+    finish(demo, page)
+
+
 def page_open():
     global largest
     # A page open: 2,000 adds, the best of three rounds with and without a page, alternating.
@@ -230,7 +270,8 @@ for part in parts:
     # NB: "views:5000" views a session of 5,000 adds (CI's size: a hang and a frozen key are
     # caught in a minute); "views" is the 20,000 of the targets.
     name, _, size = part.partition(":")
-    run = {"views": views, "export": export, "import": import_, "page": page_open}[name]
+    run = {"views": views, "export": export, "import": import_, "page": page_open,
+           "moves": moves}[name]
     run(int(size)) if size else run()
 
 print("the largest message on a socket: %.2f MB (limit %d)" % (largest / 1e6, MESSAGE_MB))

@@ -245,8 +245,13 @@ private struct JSONReader {
 
 /// JSON text, written by hand where a value is cut to a budget as it is written.
 enum JSONText {
-  /// `text` as a JSON string.
+  /// `text` as a JSON string: `"`, `\\`, the control characters and U+2028 and U+2029 (line
+  /// breaks to a script) escaped; the rest as it is.
+  ///
+  /// NB: the timeline sends every step's case, origin and summary when a page connects or a move
+  /// ends: text that needs no escape (almost all of it) is copied in one piece.
   static func quoted(_ text: String) -> String {
+    if !text.utf8.contains(where: needsEscape) { return "\"" + text + "\"" }
     var result = "\""
     result.reserveCapacity(text.utf8.count + 2)
     for scalar in text.unicodeScalars {
@@ -263,6 +268,11 @@ enum JSONText {
       }
     }
     return result + "\""
+  }
+
+  /// Whether a UTF-8 byte may start something `quoted` escapes (0xE2 leads U+2028 and U+2029).
+  private static func needsEscape(_ byte: UInt8) -> Bool {
+    byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == 0xE2
   }
 }
 

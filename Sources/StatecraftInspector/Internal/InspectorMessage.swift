@@ -108,9 +108,7 @@ enum InspectorMessage {
   }
 
   /// `text` as a JSON string.
-  static func quoted(_ text: String) -> String {
-    (try? String(decoding: JSONEncoder().encode(text), as: UTF8.self)) ?? "\"\""
-  }
+  static func quoted(_ text: String) -> String { JSONText.quoted(text) }
 }
 
 /// A message a page sent, read and checked at the edge: the session gets a kind with its fields

@@ -4,6 +4,7 @@
 // page may send. What a request may do is decided from its head before any body byte is read
 // (RequestPolicy.swift). It knows nothing of stores: what a route or a socket message does is the
 // session's (Session/InspectorSession.swift), reached on the main actor.
+import ConcurrencyExtras
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -451,14 +452,61 @@ final class PageConnection: Sendable {
   let channel: any Channel
   let messages: AsyncStream<Inbound>
   let continuation: AsyncStream<Inbound>.Continuation
+  /// The messages sent after a place held for messages still being made (``hold()``), in order.
+  private let outbox = LockIsolated(Outbox())
 
   init(channel: any Channel) {
     self.channel = channel
     (messages, continuation) = AsyncStream.makeStream()
   }
 
-  /// Sends a text message; messages arrive in the order they are sent.
+  /// Sends a text message; messages arrive in the order they are sent, a place held with
+  /// ``hold()`` counting as sent when it is held.
   func send(_ text: String) {
+    outbox.withValue { outbox in
+      if outbox.queue.isEmpty { write(text) } else { outbox.queue.append(.message(text)) }
+    }
+  }
+
+  /// Holds a place for messages made later (off the main actor): the messages sent after it wait
+  /// until ``fill(_:with:)`` fills it.
+  func hold() -> Hold {
+    outbox.withValue { outbox in
+      outbox.lastHold += 1
+      outbox.queue.append(.held(outbox.lastHold))
+      return Hold(id: outbox.lastHold)
+    }
+  }
+
+  /// Sends `messages` in the place `hold` kept, then what waited behind it, up to the next
+  /// place still held.
+  func fill(_ hold: Hold, with messages: [String]) {
+    outbox.withValue { outbox in
+      guard let index = outbox.queue.firstIndex(where: { $0 == .held(hold.id) }) else { return }
+      outbox.queue.replaceSubrange(index...index, with: messages.map { .message($0) })
+      while case .message(let text)? = outbox.queue.first {
+        write(text)
+        outbox.queue.removeFirst()
+      }
+    }
+  }
+
+  /// A place held in the order of a page's messages.
+  struct Hold: Sendable {
+    fileprivate let id: Int
+  }
+
+  private struct Outbox {
+    enum Entry: Equatable {
+      case held(Int)
+      case message(String)
+    }
+    var queue: [Entry] = []
+    var lastHold = 0
+  }
+
+  // NB: under the outbox's lock, so that the frames reach the channel in the outbox's order.
+  private func write(_ text: String) {
     let buffer = channel.allocator.buffer(string: text)
     channel.writeAndFlush(WebSocketFrame(fin: true, opcode: .text, data: buffer), promise: nil)
   }

@@ -751,6 +751,46 @@ extension Engine {
       await inspector.stop()
     }
 
+    /// A timeline of thousands of steps, sent after a move or to a page that connects, is
+    /// written off the main actor, in its place among the page's messages: an action the app
+    /// sends meanwhile is reduced at once, and its step reaches the page after the timeline.
+    /// (It was written on the main actor: at 20,000 steps, 58 ms at the end of every move.)
+    @Test(.timeLimit(.minutes(1)))
+    func aLongTimelineIsWrittenOffTheMainActorInItsPlace() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      try await withInspectorPage(inspector) { page, _ in
+        for _ in 1...2_500 { store.send(.add(1)) }
+        _ = try await page.readSteps(count: 2_500)
+        let started = Gate()
+        let release = Gate()
+        inspector.session.timelineWritingStarted = {
+          started.open()
+          await release.wait()
+        }
+        try await page.sendText(#"{"type":"skip","step":2490}"#)
+        await started.wait()
+        store.send(.add(100))
+        #expect(store.count == 2_599)
+        release.open()
+        let timeline = try await page.read(until: "timeline").message
+        #expect(timeline["stepCount"] as? Int == 2_500)
+        #expect((timeline["note"] as? String)?.contains("Skipped step 2490") == true)
+        let steps = try await page.readSteps(count: 2_501)
+        #expect(steps.map { $0["i"] as? Int } == Array(1...2_501))
+        #expect(steps[2_489]["k"] as? Bool == true)
+
+        inspector.session.timelineWritingStarted = nil
+        try await withInspectorPage(inspector) { second, _ in
+          let timeline = try await second.read(until: "timeline").message
+          #expect(timeline["stepCount"] as? Int == 2_501)
+          let steps = try await second.readSteps(count: 2_501)
+          #expect(steps.map { $0["i"] as? Int } == Array(1...2_501))
+        }
+      }
+      await inspector.stop()
+    }
+
     /// A move cancelled by the page while it recomputes (the page's Cancel beside its
     /// progress) changes nothing: the store moves only once the steps are recomputed.
     @Test func aSkipCancelledWhileItRecomputesChangesNothing() async throws {

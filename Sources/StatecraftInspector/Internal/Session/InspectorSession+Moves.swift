@@ -312,8 +312,17 @@ extension InspectorSession {
     recomputed = []
     lastStates = []
     leftLiveEnd = []
+    let dropped = trees
     trees = []
+    dropOffTheMainActor(dropped)
     generation += 1
+  }
+
+  /// Lets go of `trees` off the main actor: freeing the tree of a state of 20,000 todos with
+  /// their undo stack held it 9 ms, at the end of every move and at every fifth view.
+  func dropOffTheMainActor(_ trees: [(step: Int, generation: Int, tree: JSONValue)]) {
+    guard !trees.isEmpty else { return }
+    Task.detached(priority: .utility) { withExtendedLifetime(trees) {} }
   }
 
   /// Takes the store's state and shared values as they are now as the last step's: a

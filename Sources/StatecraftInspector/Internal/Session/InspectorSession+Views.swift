@@ -155,7 +155,7 @@ extension InspectorSession {
       let tree = await encodeTree(of: state, reading: root.shared)
       guard generation == self.generation else { continue }
       trees.append((step, generation, tree))
-      if trees.count > 4 { trees.removeFirst() }
+      if trees.count > 4 { dropOffTheMainActor([trees.removeFirst()]) }
       return tree
     }
   }

@@ -35,6 +35,8 @@ final class InspectorSession<State, Action> {
   var importSession: (@MainActor (Data) async -> InspectorResponse)?
   /// How the session's long work is cut into slices.
   var slicing = SliceBudget()
+  /// Awaited off the main actor before a timeline is written there (tests hold it up).
+  var timelineWritingStarted: (@Sendable () async -> Void)?
 
   var timeline: InspectorTimeline<Action>?
   /// The steps set aside by the last "continue from here", which "undo" puts back.
@@ -346,41 +348,41 @@ final class InspectorSession<State, Action> {
   func stepMessages(_ range: ClosedRange<Int>, in timeline: InspectorTimeline<Action>)
     -> [String]
   {
-    // NB: a summary is at most 160 characters, 6 bytes each once escaped at worst: a chunk
-    // stays under the bound of a message (`InspectedTree.maximumMessageSize`).
-    let chunk = 1_000
-    var messages: [String] = []
-    var start = range.lowerBound
-    while start <= range.upperBound {
-      let end = min(start + chunk - 1, range.upperBound)
-      messages.append(InspectorMessage.steps((start...end).map { summary($0, in: timeline) }))
-      start = end + 1
-    }
-    return messages
+    ListedStep.messages(
+      ListedSteps(from: range.lowerBound, through: range.upperBound, of: timeline).listed())
   }
 
   /// Tells `pages` the whole timeline: where it starts, the steps set aside, and every step.
+  ///
+  /// A timeline of more than one message of steps is written off the main actor, in the place
+  /// of the pages' messages it was sent in: what the session sends them meanwhile (the steps
+  /// the app takes, answers) follows it. The main actor only copies the array of steps. (At
+  /// 20,000 steps, writing them took the main actor 58 ms at the end of every move, and a key
+  /// typed then waited as long.)
   func sendTimeline(to pages: [PageConnection], note: String?) {
     guard let timeline else { return }
-    var messages = [
-      InspectorMessage.timeline(
-        firstStep: windowStart, stepCount: sentCount,
-        branch: branch.map { ($0.from, $0.steps.count) }, kept: earlierBranches.count,
-        note: note)
-    ]
-    if sentCount > windowStart {
-      messages += stepMessages((windowStart + 1)...sentCount, in: timeline)
+    let header = InspectorMessage.timeline(
+      firstStep: windowStart, stepCount: sentCount,
+      branch: branch.map { ($0.from, $0.steps.count) }, kept: earlierBranches.count, note: note)
+    let steps = ListedSteps(from: windowStart + 1, through: sentCount, of: timeline)
+    guard steps.count > ListedStep.perMessage else {
+      let messages = [header] + ListedStep.messages(steps.listed())
+      for page in pages {
+        for message in messages { page.send(message) }
+      }
+      return
     }
-    for page in pages {
-      for message in messages { page.send(message) }
+    let holds = pages.map { ($0, $0.hold()) }
+    let started = timelineWritingStarted
+    Task.detached {
+      await started?()
+      let messages = [header] + ListedStep.messages(steps.listed())
+      // NB: filled on the main actor, where the session sends everything else to the pages.
+      await MainActor.run {
+        for (page, hold) in holds { page.fill(hold, with: messages) }
+        steps.release()
+      }
     }
-  }
-
-  func summary(_ index: Int, in timeline: InspectorTimeline<Action>) -> String {
-    guard let step = timeline.step(index) else { return "null" }
-    return InspectorMessage.step(
-      index: index, caseName: step.caseName, origin: step.origin.rawValue, summary: step.summary,
-      skipped: step.isSkipped)
   }
 
   /// `action` as the pages' log shows it: its JSON, cut to 160 characters.
@@ -493,4 +495,67 @@ final class InspectorSession<State, Action> {
   func snapshot() -> SharedSnapshot? {
     sharedReferences.isEmpty ? nil : SharedSnapshot(of: sharedReferences)
   }
+}
+
+/// A step as the pages' log lists it: what ``InspectorMessage/step(index:caseName:origin:summary:skipped:)``
+/// writes, taken from the timeline so that it can be written off the main actor.
+struct ListedStep: Sendable {
+  let index: Int
+  let caseName: String
+  let origin: String
+  let summary: String
+  let isSkipped: Bool
+
+  /// The steps in one message. A summary is at most 160 characters, 6 bytes each once escaped
+  /// at worst: a message stays under the bound (`InspectedTree.maximumMessageSize`).
+  static let perMessage = 1_000
+
+  /// The pages' messages for `steps`, ``perMessage`` steps each.
+  static func messages(_ steps: [ListedStep]) -> [String] {
+    stride(from: 0, to: steps.count, by: perMessage).map { start in
+      InspectorMessage.steps(
+        steps[start..<min(start + perMessage, steps.count)].map {
+          InspectorMessage.step(
+            index: $0.index, caseName: $0.caseName, origin: $0.origin, summary: $0.summary,
+            skipped: $0.isSkipped)
+        })
+    }
+  }
+}
+
+/// Steps of a timeline, to be listed off the main actor.
+///
+/// NB: `@unchecked Sendable`: a step's actions need not be Sendable, but off the main actor
+/// only its strings and its skip flag are read, immutable values of this copy of the array
+/// (its buffer is shared, never written: the timeline copies before it writes). The main actor
+/// lets go of the copy last (`release()`), so that no action is ever freed off it.
+final class ListedSteps<Action>: @unchecked Sendable {
+  private var steps: ArraySlice<InspectorTimeline<Action>.Step>?
+  /// The number of the first step.
+  private let first: Int
+
+  /// Steps `from` through `through` of `timeline`: those it has (none when `through` is
+  /// before `from`).
+  init(from: Int, through: Int, of timeline: InspectorTimeline<Action>) {
+    let lower = max(from, timeline.firstStep + 1)
+    let upper = min(through, timeline.lastStep)
+    let start = lower - timeline.firstStep - 1
+    steps = lower <= upper ? timeline.steps[start...(start + upper - lower)] : []
+    first = lower
+  }
+
+  var count: Int { steps?.count ?? 0 }
+
+  /// The steps as the pages' log lists them.
+  func listed() -> [ListedStep] {
+    guard let steps else { return [] }
+    return zip(first..., steps).map { index, step in
+      ListedStep(
+        index: index, caseName: step.caseName, origin: step.origin.rawValue,
+        summary: step.summary, isSkipped: step.isSkipped)
+    }
+  }
+
+  /// Lets go of the steps, on the main actor.
+  @MainActor func release() { steps = nil }
 }
