@@ -497,8 +497,8 @@ final class InspectorSession<State, Action> {
   }
 }
 
-/// A step as the pages' log lists it: what ``InspectorMessage/step(index:caseName:origin:summary:skipped:)``
-/// writes, taken from the timeline so that it can be written off the main actor.
+/// A step as the pages' log lists it (`InspectorMessage.step`), taken from the timeline so that
+/// it can be written off the main actor.
 struct ListedStep: Sendable {
   let index: Int
   let caseName: String
