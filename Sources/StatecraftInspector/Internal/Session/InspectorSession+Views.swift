@@ -178,7 +178,10 @@ extension InspectorSession {
       encoding = task
       let tree = await task.value
       if encoding == task { encoding = nil }
-      if let tree { return tree }
+      if let tree {
+        hasEncodedOffMainActor = true
+        return tree
+      }
       encodesOnMainActor = true
     }
     // NB: the encodings under way off the main actor end first. Each one awaited is cleared

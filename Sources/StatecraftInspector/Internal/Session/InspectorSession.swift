@@ -128,6 +128,10 @@ final class InspectorSession<State, Action> {
   /// Whether the feature's states are encoded on the main actor: once one held a class
   /// instance or a shared value whose value was not recorded (see `encodeTree`).
   var encodesOnMainActor = false
+  /// Whether a state was encoded off the main actor (it held no class instance), and none is
+  /// encoded on it since: what the session lets go of may then be freed off it too.
+  var encodesOffMainActor: Bool { hasEncodedOffMainActor && !encodesOnMainActor }
+  var hasEncodedOffMainActor = false
   /// Changes when a step's state may no longer be what it was: a new timeline, a continue, an
   /// undo. Work that awaited across one starts again.
   var generation = 0
@@ -348,25 +352,25 @@ final class InspectorSession<State, Action> {
   func stepMessages(_ range: ClosedRange<Int>, in timeline: InspectorTimeline<Action>)
     -> [String]
   {
-    ListedStep.messages(
-      ListedSteps(from: range.lowerBound, through: range.upperBound, of: timeline).listed())
+    ListedStep.messages(timeline.listed(from: range.lowerBound, through: range.upperBound))
   }
 
   /// Tells `pages` the whole timeline: where it starts, the steps set aside, and every step.
   ///
   /// A timeline of more than one message of steps is written off the main actor, in the place
   /// of the pages' messages it was sent in: what the session sends them meanwhile (the steps
-  /// the app takes, answers) follows it. The main actor only copies the array of steps. (At
-  /// 20,000 steps, writing them took the main actor 58 ms at the end of every move, and a key
-  /// typed then waited as long.)
+  /// the app takes, answers) follows it. The main actor only copies each step's three strings
+  /// (not the step, whose actions are not Sendable: holding the timeline's array off it would
+  /// make the next step recorded copy the whole array). (At 20,000 steps, writing them took
+  /// the main actor 58 ms at the end of every move, and a key typed then waited as long.)
   func sendTimeline(to pages: [PageConnection], note: String?) {
     guard let timeline else { return }
     let header = InspectorMessage.timeline(
       firstStep: windowStart, stepCount: sentCount,
       branch: branch.map { ($0.from, $0.steps.count) }, kept: earlierBranches.count, note: note)
-    let steps = ListedSteps(from: windowStart + 1, through: sentCount, of: timeline)
+    let steps = timeline.listed(from: windowStart + 1, through: sentCount)
     guard steps.count > ListedStep.perMessage else {
-      let messages = [header] + ListedStep.messages(steps.listed())
+      let messages = [header] + ListedStep.messages(steps)
       for page in pages {
         for message in messages { page.send(message) }
       }
@@ -376,11 +380,10 @@ final class InspectorSession<State, Action> {
     let started = timelineWritingStarted
     Task.detached {
       await started?()
-      let messages = [header] + ListedStep.messages(steps.listed())
+      let messages = [header] + ListedStep.messages(steps)
       // NB: filled on the main actor, where the session sends everything else to the pages.
       await MainActor.run {
         for (page, hold) in holds { page.fill(hold, with: messages) }
-        steps.release()
       }
     }
   }
@@ -521,41 +524,4 @@ struct ListedStep: Sendable {
         })
     }
   }
-}
-
-/// Steps of a timeline, to be listed off the main actor.
-///
-/// NB: `@unchecked Sendable`: a step's actions need not be Sendable, but off the main actor
-/// only its strings and its skip flag are read, immutable values of this copy of the array
-/// (its buffer is shared, never written: the timeline copies before it writes). The main actor
-/// lets go of the copy last (`release()`), so that no action is ever freed off it.
-final class ListedSteps<Action>: @unchecked Sendable {
-  private var steps: ArraySlice<InspectorTimeline<Action>.Step>?
-  /// The number of the first step.
-  private let first: Int
-
-  /// Steps `from` through `through` of `timeline`: those it has (none when `through` is
-  /// before `from`).
-  init(from: Int, through: Int, of timeline: InspectorTimeline<Action>) {
-    let lower = max(from, timeline.firstStep + 1)
-    let upper = min(through, timeline.lastStep)
-    let start = lower - timeline.firstStep - 1
-    steps = lower <= upper ? timeline.steps[start...(start + upper - lower)] : []
-    first = lower
-  }
-
-  var count: Int { steps?.count ?? 0 }
-
-  /// The steps as the pages' log lists them.
-  func listed() -> [ListedStep] {
-    guard let steps else { return [] }
-    return zip(first..., steps).map { index, step in
-      ListedStep(
-        index: index, caseName: step.caseName, origin: step.origin.rawValue,
-        summary: step.summary, isSkipped: step.isSkipped)
-    }
-  }
-
-  /// Lets go of the steps, on the main actor.
-  @MainActor func release() { steps = nil }
 }

@@ -127,6 +127,25 @@ struct InspectorTimeline<Action> {
     return steps[number - firstStep - 1]
   }
 
+  /// Steps `from` through `through` as the pages' log lists them: those the timeline has (none
+  /// when `through` is before `from`).
+  func listed(from: Int, through: Int) -> [ListedStep] {
+    let lower = max(from, firstStep + 1)
+    let upper = min(through, lastStep)
+    guard lower <= upper else { return [] }
+    var listed: [ListedStep] = []
+    listed.reserveCapacity(upper - lower + 1)
+    // NB: each field read in place: a copy of a step would retain its actions too.
+    for number in lower...upper {
+      let index = number - firstStep - 1
+      listed.append(
+        ListedStep(
+          index: number, caseName: steps[index].caseName, origin: steps[index].origin.rawValue,
+          summary: steps[index].summary, isSkipped: steps[index].isSkipped))
+    }
+    return listed
+  }
+
   /// The checkpoint at `step`, or the last one before it.
   func checkpoint(atOrBefore step: Int) -> Checkpoint {
     // NB: checkpoints are in step order: a binary search for the last one at or before `step`.
