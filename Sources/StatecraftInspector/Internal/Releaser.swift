@@ -28,7 +28,6 @@ final class Releaser: @unchecked Sendable {
 
   private init() {
     let thread = Thread { [self] in run() }
-    thread.name = "Statecraft Inspector releaser"
     #if !canImport(Glibc)
       thread.qualityOfService = .background
     #endif
@@ -43,7 +42,12 @@ final class Releaser: @unchecked Sendable {
     condition.unlock()
   }
 
+  /// The name of the releaser's thread (Linux keeps 15 characters of a thread's name).
+  static let threadName = "sc-releaser"
+
   private func run() {
+    // NB: named from the thread itself: on Linux, a name set before the thread starts is lost.
+    Thread.current.name = Self.threadName
     #if canImport(Glibc)
       // NB: Linux gives each thread a nice value of its own: `who` 0 is the calling thread.
       _ = setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 19)
