@@ -37,7 +37,9 @@ final class Releaser: @unchecked Sendable {
   /// Frees `value` on the releaser's thread (what nothing else holds by then).
   func release(_ value: consuming Any) {
     condition.lock()
-    pending.append(value)
+    // NB: moved in, not copied: a copy's release, after the unlock, could come after the
+    // releaser's and free the value on this thread.
+    pending.append(consume value)
     condition.signal()
     condition.unlock()
   }
