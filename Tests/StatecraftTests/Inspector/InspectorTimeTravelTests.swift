@@ -138,6 +138,61 @@ extension Engine {
       #expect(store.state == Tally.State(count: 6))
     }
 
+    /// A state a continue or its undo put the store at is the replay of the timeline's own
+    /// steps: an export after them stores no state but the last (it stays linear in the
+    /// actions, however many moves the session had), and it replays.
+    @Test func anExportAfterContinuesStoresNoStateTheyPutTheStoreAt() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      let inspector = try await Inspector(store: store)
+      try await withPage(inspector) { page, _ in
+        try await sendThreeSteps(to: store, readingThemOn: &page)
+        try await page.sendText(#"{"type":"continue","step":1}"#)
+        _ = try await page.read(until: "timeline")
+        store.send(.add(5))
+        _ = try await page.readSteps(count: 1)
+        try await page.sendText(#"{"type":"undoContinue"}"#)
+        _ = try await page.read(until: "timeline")
+        store.send(.add(7))
+        _ = try await page.readSteps(count: 1)
+
+        let recording = try RecordingOf<Tally>(jsonData: try await inspector.session.exportData())
+        #expect(recording.checkpoints.map(\.step) == [4])
+        #expect(recording.actions == [.add(1), .add(2), .note("three"), .add(7)])
+        #expect(recording.replay(against: Tally()).isReproduced)
+      }
+      await inspector.stop()
+    }
+
+    /// The checkpoint a continue makes is thinned like any other: a session of many moves
+    /// keeps at most `maximumCheckpoints` states in its timeline.
+    @Test func continuesKeepTheCheckpointsWithinTheirMaximum() async throws {
+      let store = Store(initialState: Tally.State()) { Tally() }
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 2
+      configuration.maximumCheckpoints = 4
+      let inspector = try await Inspector(store: store, configuration: configuration)
+      try await withPage(inspector) { page, _ in
+        for round in 1...20 {
+          store.send(.add(round))
+          store.send(.add(100))
+          _ = try await page.readSteps(count: 2)
+          let live = try #require(inspector.session.timeline?.lastStep)
+          try await page.sendText(#"{"type":"continue","step":\#(live - 1)}"#)
+          _ = try await page.read(until: "timeline")
+        }
+        store.send(.add(1))
+        _ = try await page.readSteps(count: 1)
+        let checkpoints = try #require(inspector.session.timeline?.checkpoints.count)
+        #expect(checkpoints <= 4)
+        // The steps are the 20 rounds' first adds and the last: each is recomputed.
+        try await page.sendText(#"{"type":"detail","step":10}"#)
+        let detail = try await page.read(until: "detail").message
+        #expect((detail["state"] as? [String: Any])?["count"] as? Int == (1...10).reduce(0, +))
+        #expect(store.state.count == (1...20).reduce(0, +) + 1)
+      }
+      await inspector.stop()
+    }
+
     /// "Skip" leaves a step's action out, as in Redux DevTools: every step after it is
     /// recomputed without it (past the checkpoints, which are made again), the store is put at
     /// the result, the step stays in the log marked skipped, an export leaves it out, and

@@ -164,9 +164,7 @@ extension InspectorSession {
         the state at step \(branch.from): undo the continue first, or skip a later step.
         """)
     }
-    if let made = timeline.checkpoints.first(where: {
-      $0.isPinned && !$0.isMove && $0.step >= step
-    }) {
+    if let made = timeline.checkpoints.first(where: { $0.isPinned && $0.step >= step }) {
       return refuse(
         """
         Step \(step) can't be \(skipped ? "skipped" : "put back"): the state before step \
@@ -215,7 +213,7 @@ extension InspectorSession {
     timeline.dropCheckpoints(after: from.step)
     for checkpoint in sliced.kept { timeline.setCheckpoint(checkpoint) }
     let target = (reached.rootState, reached.shared)
-    guard moveStore(to: target, in: &timeline, pinned: false) else {
+    guard moveStore(to: target, in: &timeline) else {
       self.timeline = before
       return refuse("The store could not be put at the state without step \(step).")
     }
@@ -289,21 +287,23 @@ extension InspectorSession {
   /// Puts the store, and its shared values, at `target`, the state at the timeline's last step,
   /// which becomes a checkpoint of the store's state.
   ///
-  /// The checkpoint is pinned unless `pinned` is false: a state the replay of the timeline's
-  /// own steps led to (a skip) can be recomputed again.
+  /// The checkpoint is not pinned: `target` is a replay of the timeline's own steps (a
+  /// continue's, its undo's, a skip's), so an export leaves it out and recomputes it, and it is
+  /// thinned like any other (pinned, a session of many moves kept a state for each, and wrote
+  /// each to its export).
   func moveStore(
     to target: (rootState: Any, shared: SharedSnapshot?),
-    in timeline: inout InspectorTimeline<Action>, pinned: Bool = true
+    in timeline: inout InspectorTimeline<Action>
   ) -> Bool {
     guard let state = feature.featureState(target.rootState) else { return false }
     // NB: the shared values the state holds go back to their values at that step too (a
     // persisted one is saved): the user chose this state.
     target.shared?.restore()
     guard feature.replaceState(state), let live = feature.currentRootState() else { return false }
-    timeline.setCheckpoint(
-      .init(
-        step: timeline.lastStep, rootState: live, shared: snapshot(), isPinned: pinned,
-        isMove: true))
+    timeline.setCheckpoint(.init(step: timeline.lastStep, rootState: live, shared: snapshot()))
+    // NB: the steps between two moves may be fewer than the interval, which then never makes a
+    // checkpoint that would thin them.
+    _ = timeline.thin(toAtMost: timeline.limits.maximumCheckpoints)
     forgetComputedStates()
     sentCount = timeline.lastStep
     takeTheStoreAsItIs()

@@ -48,9 +48,6 @@ struct InspectorTimeline<Action> {
     /// Made because the state before its step did not come from the last step's by the
     /// reducer alone (a shared value written outside it, a replaced state): never thinned.
     var isPinned = false
-    /// Made where a page put the store at a state the timeline's own steps lead to (continue,
-    /// undo continue, skip): the steps through it can still be recomputed without it.
-    var isMove = false
   }
 
   /// Steps set aside by "continue from here": the steps after `from`, and their checkpoints.
