@@ -60,7 +60,9 @@ struct InspectorTimeline<Action> {
   /// The step whose state the window starts from (0 until older steps are dropped).
   private(set) var firstStep: Int
   /// Steps `firstStep + 1 ... lastStep`.
-  private(set) var steps: [Step] = []
+  /// In chunks, so that a step recorded while a recomputation holds a copy of the timeline
+  /// copies one chunk, not every step.
+  private(set) var steps = ChunkedArray<Step>()
   /// In step order; the first is at `firstStep`.
   private(set) var checkpoints: [Checkpoint]
   let limits: TimelineLimits
@@ -272,7 +274,7 @@ struct InspectorTimeline<Action> {
   mutating func commit(_ checkpoint: Checkpoint) {
     precondition(checkpoint.step == lastStep, "a timeline is committed at its last step")
     firstStep = lastStep
-    steps = []
+    steps.removeAll()
     checkpoints = [checkpoint]
   }
 
