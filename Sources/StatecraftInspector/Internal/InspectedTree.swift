@@ -12,7 +12,7 @@ enum JSONValue: Sendable, Equatable {
   case bool(Bool)
   case number(String)
   case string(String)
-  case array([JSONValue])
+  case array(JSONList)
   case object([(key: String, value: JSONValue)])
 
   static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
@@ -55,6 +55,10 @@ enum JSONValue: Sendable, Equatable {
     }
   }
 }
+
+/// A JSON array's elements, in chunks that the next version of a list shares (see
+/// ChunkedArray.swift).
+typealias JSONList = ChunkedArray<JSONValue>
 
 /// One step of a path into a state: an object's key or an array's index.
 enum PathComponent: Sendable, Equatable, Hashable {
@@ -143,7 +147,7 @@ private struct JSONReader {
       }
     case UInt8(ascii: "["):
       index += 1
-      var values: [JSONValue] = []
+      var values: JSONList = []
       skipSpace()
       if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
         index += 1
@@ -393,8 +397,8 @@ enum TreeDiff {
           note(TreeChange(path: path + [.key(key)], kind: .removed, old: value, new: nil))
         }
       case (.array(let a), .array(let b)):
-        var prefix = 0
-        while prefix < a.count, prefix < b.count, a[prefix] == b[prefix] { prefix += 1 }
+        // NB: the chunks the two lists share are skipped unread.
+        let prefix = a.commonPrefixCount(with: b, by: ==)
         var suffix = 0
         while suffix < a.count - prefix, suffix < b.count - prefix,
           a[a.count - 1 - suffix] == b[b.count - 1 - suffix]

@@ -30,9 +30,9 @@ final class TreeEncoder: @unchecked Sendable {
   private final class KnownList {
     /// The list, kept so that its storage lives as long as the entry.
     let value: Any
-    let trees: [JSONValue]
+    let trees: JSONList
 
-    init(value: Any, trees: [JSONValue]) {
+    init(value: Any, trees: JSONList) {
       self.value = value
       self.trees = trees
     }
@@ -156,7 +156,7 @@ final class TreeEncoder: @unchecked Sendable {
     case .number(let number): Self.number(number)
     case .integer(let integer): .number(String(integer))
     case .string(let text): .string(text)
-    case .array(let values): .array(values.map { tree(of: $0) })
+    case .array(let values): .array(JSONList(values.map { tree(of: $0) }))
     case .object(let fields): .object(fields.map { ($0.0, tree(of: $0.1)) })
     case .encoded(let encodable): (try? box(encodable, codingPath: { [] })) ?? .null
     }
@@ -247,7 +247,7 @@ final class TreeEncoder: @unchecked Sendable {
   /// list shares with one of the lists encoded last (the same bits: the same values) are taken
   /// from that list's tree.
   fileprivate func trees<C: RandomAccessCollection>(of elements: C, codingPath: [any CodingKey])
-    throws -> [JSONValue] where C.Element: Encodable, C.Index == Int
+    throws -> JSONList where C.Element: Encodable, C.Index == Int
   {
     let before = references
     listsRead += 1
@@ -262,15 +262,16 @@ final class TreeEncoder: @unchecked Sendable {
         if shared.count == elements.count { break }
       }
     }
-    var trees: [JSONValue] = []
-    trees.reserveCapacity(elements.count)
     let shared = known?.shared ?? SharedElements()
-    if let known { trees += known.list.trees[shared.offset..<shared.offset + shared.prefix] }
+    // NB: the prefix shares the known list's chunks (see ChunkedArray.swift): the next version
+    // of a list that grew costs the chunk it changed, not a node per element.
+    var trees =
+      known.map { JSONList(shared.prefix, of: $0.list.trees, from: shared.offset) } ?? JSONList()
     for index in elements.startIndex + shared.prefix..<elements.endIndex - shared.suffix {
       trees.append(
         try box(elements[index], codingPath: { codingPath + [IndexKey(index: index)] }))
     }
-    if let known { trees += known.list.trees.suffix(shared.suffix) }
+    if let known { trees.append(contentsOf: known.list.trees.suffix(shared.suffix)) }
     if references == before, elements.count >= Self.smallestKnownList,
       !typesHoldingLists.contains(ObjectIdentifier(C.Element.self))
     {
@@ -376,7 +377,7 @@ private final class Node {
     switch kind {
     case .empty: return .object([])
     case .single: return single
-    case .unkeyed: return .array(elements.map(\.resolved))
+    case .unkeyed: return .array(JSONList(elements.lazy.map(\.resolved)))
     case .keyed:
       // NB: sorted as `JSONEncoder`'s `.sortedKeys` writes them; a key encoded twice keeps its
       // last value.
@@ -551,12 +552,12 @@ private struct IndexKey: CodingKey {
 
 /// An array whose elements the encoder encodes itself, without a container per element.
 private protocol EncodableElements {
-  func trees(with encoder: TreeEncoder, codingPath: [any CodingKey]) throws -> [JSONValue]
+  func trees(with encoder: TreeEncoder, codingPath: [any CodingKey]) throws -> JSONList
 }
 
 extension Array: EncodableElements where Element: Encodable {
   fileprivate func trees(with encoder: TreeEncoder, codingPath: [any CodingKey]) throws
-    -> [JSONValue]
+    -> JSONList
   {
     try encoder.trees(of: self, codingPath: codingPath)
   }
@@ -565,7 +566,7 @@ extension Array: EncodableElements where Element: Encodable {
 extension IdentifiedArray: EncodableElements where Element: Encodable {
   // NB: as its `Encodable` writes it, without the copy of its elements that conformance makes.
   fileprivate func trees(with encoder: TreeEncoder, codingPath: [any CodingKey]) throws
-    -> [JSONValue]
+    -> JSONList
   {
     try encoder.trees(of: elements, codingPath: codingPath)
   }
@@ -573,7 +574,7 @@ extension IdentifiedArray: EncodableElements where Element: Encodable {
 
 extension ContiguousArray: EncodableElements where Element: Encodable {
   fileprivate func trees(with encoder: TreeEncoder, codingPath: [any CodingKey]) throws
-    -> [JSONValue]
+    -> JSONList
   {
     try encoder.trees(of: self, codingPath: codingPath)
   }
