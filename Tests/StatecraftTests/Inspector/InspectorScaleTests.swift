@@ -13,6 +13,12 @@ extension Engine {
   /// and browses the rest on demand; an export holds the actions and only the states it can't
   /// recompute; viewing, exporting and importing leave the main actor to the app between
   /// slices.
+  ///
+  /// NB: a page of a test's own is a `NIOAsyncTestingChannel`, which any thread may use: a test
+  /// here turns the main serial executor off while it runs (`withEncodingHeldUp`), and the
+  /// main actor's jobs of the tests that run beside it then run on whichever thread drains the
+  /// main queue. An `EmbeddedChannel` must be used from the thread that made it (NIO warned
+  /// 60 times a run, and says it will crash).
   @MainActor
   @Suite struct InspectorScaleTests {
     @Test func aLargeStatesDetailIsItsChangedPathsUnderTheBoundAndItsListIsBrowsable()
@@ -474,11 +480,11 @@ extension Engine {
         let view: @MainActor (Int) -> Task<(count: Int?, recomputed: Bool?), any Error> = {
           step in
           Task { @MainActor in
-            let channel = EmbeddedChannel()
-            defer { _ = try? channel.finish() }
+            let channel = NIOAsyncTestingChannel()
             await inspector.session.handle(
               #"{"type":"detail","step":\#(step)}"#, from: PageConnection(channel: channel))
-            let frame = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+            let frame = try #require(try await channel.readOutbound(as: WebSocketFrame.self))
+            _ = try? await channel.finish()
             let message = try #require(
               JSONSerialization.jsonObject(with: Data(frame.unmaskedData.readableBytesView))
                 as? [String: Any])
@@ -583,7 +589,7 @@ extension Engine {
     @Test func anActionSentWhileAStepIsRecomputedIsReducedBeforeTheDetailIsSent() async throws {
       try await withFiftyStepsOnAPage { store, inspector, page in
         let gates = SliceGates(session: inspector.session)
-        let channel = EmbeddedChannel()
+        let channel = NIOAsyncTestingChannel()
         let viewer = PageConnection(channel: channel)
         let detail = Task { @MainActor in
           defer { gates.finished() }
@@ -595,13 +601,13 @@ extension Engine {
         #expect(store.count == 150)
         gates.resume.open()
         await detail.value
-        let frame = try #require(try channel.readOutbound(as: WebSocketFrame.self))
+        let frame = try #require(try await channel.readOutbound(as: WebSocketFrame.self))
         let message = try #require(
           JSONSerialization.jsonObject(with: Data(frame.unmaskedData.readableBytesView))
             as? [String: Any])
         #expect(message["type"] as? String == "detail")
         #expect((message["state"] as? [String: Any])?["count"] as? Int == 40)
-        _ = try? channel.finish()
+        _ = try? await channel.finish()
       }
     }
 
@@ -662,11 +668,11 @@ extension Engine {
         let timeline = try await page.read(until: "timeline").message
         #expect((timeline["note"] as? String)?.contains("steps 21 to 51 were set aside") == true)
 
-        let channel = EmbeddedChannel()
+        let channel = NIOAsyncTestingChannel()
         await inspector.session.handle(
           #"{"type":"undoContinue"}"#, from: PageConnection(channel: channel))
         #expect(store.count == 150)
-        _ = try? channel.finish()
+        _ = try? await channel.finish()
       }
     }
 
@@ -678,7 +684,7 @@ extension Engine {
       _ inspector: Inspector<Tally.State, Tally.Action>
     ) async {
       let gates = SliceGates(session: inspector.session)
-      let channel = EmbeddedChannel()
+      let channel = NIOAsyncTestingChannel()
       let viewer = PageConnection(channel: channel)
       let answer = Task { @MainActor in
         defer { gates.finished() }
@@ -690,7 +696,7 @@ extension Engine {
       #expect(store.count == 150)
       gates.resume.open()
       await answer.value
-      _ = try? channel.finish()
+      _ = try? await channel.finish()
     }
 
     /// Two pages move the store at once: the move that ends first wins, and the other, whose
@@ -699,7 +705,7 @@ extension Engine {
     @Test func aMoveOvertakenByAnotherPagesMoveChangesNothing() async throws {
       try await withFiftyStepsOnAPage { store, inspector, page in
         let held = FirstSliceGate(session: inspector.session)
-        let channel = EmbeddedChannel()
+        let channel = NIOAsyncTestingChannel()
         let first = PageConnection(channel: channel)
         let skip = Task { @MainActor in
           await inspector.session.handle(#"{"type":"skip","step":10}"#, from: first)
@@ -714,7 +720,7 @@ extension Engine {
         await skip.value
 
         var answers: [[String: Any]] = []
-        while let frame = try channel.readOutbound(as: WebSocketFrame.self) {
+        while let frame = try await channel.readOutbound(as: WebSocketFrame.self) {
           let message = try JSONSerialization.jsonObject(
             with: Data(frame.unmaskedData.readableBytesView))
           if let message = message as? [String: Any] { answers.append(message) }
@@ -724,7 +730,7 @@ extension Engine {
         #expect(store.count == 20)
         #expect(inspector.session.timeline?.step(10)?.isSkipped == false)
         #expect(inspector.session.timeline?.lastStep == 20)
-        _ = try? channel.finish()
+        _ = try? await channel.finish()
       }
     }
 
