@@ -48,16 +48,18 @@ struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
   var startIndex: Int { 0 }
   var endIndex: Int { count }
 
+  // NB: `_read` and `_modify`, so that reading one field of an element (a step's summary)
+  // doesn't copy the element (and retain its actions), and a change is made in place.
   subscript(position: Int) -> Element {
-    get {
+    _read {
       precondition(position >= 0 && position < count, "index out of range")
       let index = position + start
-      return chunks[index / Self.chunkSize][index % Self.chunkSize]
+      yield chunks[index / Self.chunkSize][index % Self.chunkSize]
     }
-    set {
+    _modify {
       precondition(position >= 0 && position < count, "index out of range")
       let index = position + start
-      chunks[index / Self.chunkSize][index % Self.chunkSize] = newValue
+      yield &chunks[index / Self.chunkSize][index % Self.chunkSize]
     }
   }
 
