@@ -18,6 +18,16 @@ extension Engine {
       try await withInspectorPage(inspector, body)
     }
 
+    /// An inspector of `store` that makes a checkpoint every 2 steps and keeps at most 4.
+    func inspectorKeepingFourCheckpoints(
+      of store: Store<Tally.State, Tally.Action>
+    ) async throws -> Inspector<Tally.State, Tally.Action> {
+      var configuration = InspectorConfiguration()
+      configuration.checkpointInterval = 2
+      configuration.maximumCheckpoints = 4
+      return try await Inspector(store: store, configuration: configuration)
+    }
+
     /// Sends `store` three actions (add 1, add 2, a note) and reads their steps on `page`.
     func sendThreeSteps(
       to store: Store<Tally.State, Tally.Action>, readingThemOn page: inout WireConnection
@@ -167,10 +177,7 @@ extension Engine {
     /// keeps at most `maximumCheckpoints` states in its timeline.
     @Test func continuesKeepTheCheckpointsWithinTheirMaximum() async throws {
       let store = Store(initialState: Tally.State()) { Tally() }
-      var configuration = InspectorConfiguration()
-      configuration.checkpointInterval = 2
-      configuration.maximumCheckpoints = 4
-      let inspector = try await Inspector(store: store, configuration: configuration)
+      let inspector = try await inspectorKeepingFourCheckpoints(of: store)
       try await withPage(inspector) { page, _ in
         for round in 1...20 {
           store.send(.add(round))
@@ -469,10 +476,7 @@ extension Engine {
     /// exactly.
     @Test func checkpointsAreThinnedPastTheirMaximum() async throws {
       let store = Store(initialState: Tally.State()) { Tally() }
-      var configuration = InspectorConfiguration()
-      configuration.checkpointInterval = 2
-      configuration.maximumCheckpoints = 4
-      let inspector = try await Inspector(store: store, configuration: configuration)
+      let inspector = try await inspectorKeepingFourCheckpoints(of: store)
       try await withPage(inspector) { page, _ in
         for amount in 1...200 {
           store.send(.add(amount))
