@@ -196,6 +196,19 @@ extension Engine {
         let detail = try await page.read(until: "detail").message
         #expect((detail["state"] as? [String: Any])?["count"] as? Int == (1...10).reduce(0, +))
         #expect(store.state.count == (1...20).reduce(0, +) + 1)
+
+        // Each continue set aside one step (round r's add of 100, after r adds), and the 19
+        // before the last are kept as sessions of their own: each keeps only the states its
+        // writing needs (its first, and the one its last state is recomputed from), and each
+        // replays.
+        let sessions = inspector.setAsideSessions()
+        #expect(sessions.count == 20)
+        #expect(inspector.session.earlierBranches.allSatisfy { $0.checkpoints.count <= 2 })
+        for (index, data) in sessions.enumerated() {
+          let recording = try RecordingOf<Tally>(jsonData: data)
+          #expect(recording.actions.count == index + 2)
+          #expect(recording.replay(against: Tally()).isReproduced, "session \(index)")
+        }
       }
       await inspector.stop()
     }

@@ -44,13 +44,18 @@ extension InspectorSession {
     }
     flush()
     let liveStep = timeline.lastStep
-    // NB: the session the last continue's undo would make, before this one cuts it.
+    // NB: the session the last continue's undo would make, before this one cuts it. It is
+    // only written at quit: it keeps the states that needs (each continue kept a whole
+    // timeline's, and a session of many continues grew by them).
+    var dropped: [InspectorTimeline<Action>.Checkpoint] = []
     let earlier = branch.map { earlier in
       var undone = timeline
       _ = undone.cut(after: earlier.from)
       undone.restore(earlier)
+      dropped = undone.keepTheCheckpointsToWriteIt()
       return undone
     }
+    letGoOffTheMainActor([consume dropped as Any])
     let aside = timeline.cut(after: step)
     guard moveStore(to: target, in: &timeline) else {
       timeline.restore(aside)

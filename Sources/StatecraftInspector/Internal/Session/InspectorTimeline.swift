@@ -278,6 +278,27 @@ struct InspectorTimeline<Action> {
     checkpoints = [checkpoint]
   }
 
+  /// Keeps only the checkpoints that writing the timeline needs: the first, the pinned ones,
+  /// and the last, which its last state is recomputed from (a session set aside, kept until the
+  /// app writes it at quit).
+  ///
+  /// - Returns: The checkpoints dropped, for the caller to free.
+  mutating func keepTheCheckpointsToWriteIt() -> [Checkpoint] {
+    guard checkpoints.count > 2 else { return [] }
+    let last = checkpoints.count - 1
+    var kept: [Checkpoint] = []
+    var dropped: [Checkpoint] = []
+    for (index, checkpoint) in checkpoints.enumerated() {
+      if index == 0 || index == last || checkpoint.isPinned {
+        kept.append(checkpoint)
+      } else {
+        dropped.append(checkpoint)
+      }
+    }
+    checkpoints = kept
+    return dropped
+  }
+
   /// Removes the steps after `step`, and their checkpoints, and returns them.
   mutating func cut(after step: Int) -> Branch {
     let kept = step - firstStep
