@@ -21,13 +21,18 @@ import Testing
 
   /// Adds, removals at either end and in the middle, inserts, toggles and renames, with the
   /// lists before kept in a history, as an undo stack keeps them: each state encoded by one
-  /// encoder across the steps, and by a new one.
-  @Test func aListEditedStepByStepEncodesAsFromNothing() throws {
+  /// encoder across the steps, and by a new one. From an empty list, and from a list of a few
+  /// chunks (`JSONList.chunkSize`), whose trees share their chunks with the last version's.
+  @Test(arguments: [(0, 400), (2_100, 24)])
+  func aListEditedStepByStepEncodesAsFromNothing(first: Int, steps: Int) throws {
     var generator = SplitMix64(seed: 41)
     var state = Lists()
+    for id in 0..<first {
+      state.items.append(Item(id: -1 - id, title: "Item number \(id) of the first list"))
+    }
     let encoder = TreeEncoder()
     var nextID = 0
-    for step in 0..<400 {
+    for step in 0..<steps {
       state.history.append(state.items)
       if state.history.count > 6 { state.history.removeFirst() }
       let count = state.items.count
