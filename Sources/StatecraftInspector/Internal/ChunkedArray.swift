@@ -119,7 +119,7 @@ struct ChunkedArray<Element>: RandomAccessCollection, MutableCollection {
     return prefix
   }
 
-  /// Whether chunk `index` of `self` and of `other` are the same storage (for tests).
+  /// Whether chunk `index` of `self` and of `other` are the same storage.
   func sharesChunk(_ index: Int, with other: Self) -> Bool {
     chunks[index].withUnsafeBufferPointer { mine in
       other.chunks[index].withUnsafeBufferPointer { $0.baseAddress == mine.baseAddress }
