@@ -288,12 +288,18 @@ try:
     driver.find_element(By.ID, "importFile").send_keys(os.path.abspath(session_path))
     wait_for("the import's result", lambda: "reproduced" in text("importResult"))
     print("import:", text("importResult"))
+    # NB: the session had a continue, its undo and a skip, and stores the last state alone:
+    # the states they put the store at are replays of its own steps.
+    stored = [checkpoint["step"] for checkpoint in session["checkpoints"]]
+    if stored != [len(session["actions"])]:
+        fail("the export stores states other than the last: at steps %s" % stored)
     session["checkpoints"][0]["state"]["list"]["todos"][0]["title"] = "Edited"
     edited_path = os.path.join(work, "edited.json")
     with open(edited_path, "w") as file:
         json.dump(session, file)
     driver.find_element(By.ID, "importFile").send_keys(edited_path)
-    wait_for("the divergence", lambda: "diverged at step 1" in text("importResult"))
+    diverged = "diverged at step %d" % stored[0]
+    wait_for("the divergence", lambda: diverged in text("importResult"))
     print("edited import:", text("importResult").splitlines()[0])
 
     driver.execute_script(
