@@ -305,10 +305,12 @@ extension InspectorSession {
     // persisted one is saved): the user chose this state.
     target.shared?.restore()
     guard feature.replaceState(state), let live = feature.currentRootState() else { return false }
-    timeline.setCheckpoint(.init(step: timeline.lastStep, rootState: live, shared: snapshot()))
+    let replaced = timeline.setCheckpoint(
+      .init(step: timeline.lastStep, rootState: live, shared: snapshot()))
     // NB: the steps between two moves may be fewer than the interval, which then never makes a
     // checkpoint that would thin them.
-    _ = timeline.thin(toAtMost: timeline.limits.maximumCheckpoints)
+    let thinned = timeline.thin(toAtMost: timeline.limits.maximumCheckpoints)
+    letGoOffTheMainActor([consume replaced as Any, consume thinned as Any])
     forgetComputedStates()
     sentCount = timeline.lastStep
     takeTheStoreAsItIs()

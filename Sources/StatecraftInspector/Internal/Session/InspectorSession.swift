@@ -292,7 +292,7 @@ final class InspectorSession<State, Action> {
       return
     }
     let shared = snapshot()
-    let recorded = timeline.record(
+    var recorded = timeline.record(
       .init(
         rootAction: reduced.action, action: step.action, featureAction: step.featureAction,
         origin: step.origin, time: start.duration(to: .now), caseName: caseName(of: step.action),
@@ -306,11 +306,24 @@ final class InspectorSession<State, Action> {
       encodedStoreStep = nil
       encoderForgetsValues()
     }
-    if recorded.thinned { recomputed = [] }
-    if recorded.trimmed {
-      recomputed.removeAll { $0.step < timeline.firstStep }
-      leftLiveEnd.removeAll { $0.step < timeline.firstStep }
+    // NB: moved out of `recorded`, which would otherwise free them here if it let go last.
+    var dropped: [Any] = []
+    if !recorded.dropped.isEmpty {
+      dropped.append(recorded.dropped)
+      recorded.dropped = []
     }
+    if recorded.thinned {
+      dropped.append(recomputed)
+      recomputed = []
+    }
+    if recorded.trimmed {
+      let first = timeline.firstStep
+      dropped.append(recomputed.filter { $0.step < first })
+      dropped.append(leftLiveEnd.filter { $0.step < first })
+      recomputed.removeAll { $0.step < first }
+      leftLiveEnd.removeAll { $0.step < first }
+    }
+    if !dropped.isEmpty { letGoOffTheMainActor(consume dropped) }
     sharedChangesAfterLastStep = sharedChangeCount()
     replacementsAfterLastStep = feature.runtime.stepObservers.stateReplacementCount
     guard !flushScheduled else { return }

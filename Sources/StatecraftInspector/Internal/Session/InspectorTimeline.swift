@@ -82,6 +82,9 @@ struct InspectorTimeline<Action> {
     var thinned = false
     /// The oldest steps were dropped.
     var trimmed = false
+    /// The checkpoints thinned or trimmed: the caller frees them (off the main actor: the
+    /// last holder of a checkpoint of 20,000 todos frees their undo stack's million todos).
+    var dropped: [Checkpoint] = []
   }
 
   /// Appends `step`, whose state is `state`, with its shared values `shared()`, and keeps the
@@ -99,14 +102,18 @@ struct InspectorTimeline<Action> {
     var recorded = Recorded()
     steps.append(step)
     if outsideChange || stepsSinceCheckpoint >= checkpointInterval {
-      setCheckpoint(
+      recorded.dropped = setCheckpoint(
         .init(step: lastStep, rootState: state, shared: shared, isPinned: outsideChange))
-      if thin(toAtMost: limits.maximumCheckpoints) {
+      let thinned = thin(toAtMost: limits.maximumCheckpoints)
+      if !thinned.isEmpty {
         checkpointInterval *= 2
         recorded.thinned = true
+        recorded.dropped += thinned
       }
     }
-    recorded.trimmed = trim(toAtMost: limits.maximumSteps, keepingFrom: floor(lastStep))
+    let trimmed = trim(toAtMost: limits.maximumSteps, keepingFrom: floor(lastStep))
+    recorded.trimmed = trimmed != nil
+    recorded.dropped += trimmed ?? []
     return recorded
   }
 
@@ -223,29 +230,36 @@ struct InspectorTimeline<Action> {
 
   /// Makes `checkpoint` the one at its step (which must be `lastStep`, or a step the timeline
   /// has, for a state replaced by "continue from here").
-  mutating func setCheckpoint(_ checkpoint: Checkpoint) {
+  ///
+  /// - Returns: The checkpoints it replaced (at its step and after), for the caller to free.
+  @discardableResult
+  mutating func setCheckpoint(_ checkpoint: Checkpoint) -> [Checkpoint] {
+    let replaced = checkpoints.filter { $0.step >= checkpoint.step }
     checkpoints.removeAll { $0.step >= checkpoint.step }
     checkpoints.append(checkpoint)
+    return replaced
   }
 
   /// While more than `maximumCount` checkpoints are kept, drops every other one that is not
   /// pinned (never the first, nor the last).
   ///
-  /// - Returns: Whether any was dropped: the caller doubles its interval.
-  mutating func thin(toAtMost maximumCount: Int) -> Bool {
-    guard checkpoints.count > maximumCount, checkpoints.count > 2 else { return false }
+  /// - Returns: The checkpoints dropped, for the caller to free; when there are any, the
+  ///   caller doubles its interval.
+  mutating func thin(toAtMost maximumCount: Int) -> [Checkpoint] {
+    guard checkpoints.count > maximumCount, checkpoints.count > 2 else { return [] }
     var kept: [Checkpoint] = [checkpoints[0]]
+    var dropped: [Checkpoint] = []
     var dropNext = true
     for checkpoint in checkpoints.dropFirst().dropLast() {
       if checkpoint.isPinned || !dropNext {
         kept.append(checkpoint)
         dropNext = true
       } else {
+        dropped.append(checkpoint)
         dropNext = false
       }
     }
     kept.append(checkpoints[checkpoints.count - 1])
-    let dropped = kept.count < checkpoints.count
     checkpoints = kept
     return dropped
   }
@@ -253,20 +267,22 @@ struct InspectorTimeline<Action> {
   /// Drops the oldest steps, a checkpoint at a time, while more than `maximumSteps` are kept
   /// and no step at or after `floor` would go.
   ///
-  /// - Returns: Whether any step was dropped.
-  mutating func trim(toAtMost maximumSteps: Int, keepingFrom floor: Int) -> Bool {
-    guard steps.count > maximumSteps else { return false }
+  /// - Returns: The checkpoints dropped with the steps, for the caller to free; nil when no
+  ///   step was dropped.
+  mutating func trim(toAtMost maximumSteps: Int, keepingFrom floor: Int) -> [Checkpoint]? {
+    guard steps.count > maximumSteps else { return nil }
     // NB: the new first step is the latest checkpoint that leaves at most `maximumSteps`
     // steps after it: older steps can't be recomputed without a checkpoint before them.
     let limit = min(lastStep - maximumSteps, floor)
     guard let index = checkpoints.lastIndex(where: { $0.step <= limit }), index > 0 else {
-      return false
+      return nil
     }
     let newFirst = checkpoints[index].step
     steps.removeFirst(newFirst - firstStep)
+    let dropped = Array(checkpoints[..<index])
     checkpoints.removeFirst(index)
     firstStep = newFirst
-    return true
+    return dropped
   }
 
   /// Starts the timeline at its last step, whose state is `checkpoint`: the steps before it and
