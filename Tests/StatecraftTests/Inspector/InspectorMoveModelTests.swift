@@ -72,6 +72,15 @@ extension Engine {
           case .send:
             for _ in 0..<Int.random(in: 1...3, using: &random) {
               sent += 1
+              if Int.random(in: 0..<5, using: &random) == 0 {
+                // NB: its effect sends `fetched`, whose effect sends a note: three steps, two of
+                // them an effect's, which a replay reduces without running any effect.
+                store.send(.fetch)
+                model.steps += [.init(action: .fetch), .init(action: .fetched(100))]
+                model.steps.append(.init(action: .note("fetched")))
+                _ = try await page.readSteps(count: 3)
+                continue
+              }
               let action: Tally.Action =
                 Bool.random(using: &random)
                 ? .add(Int.random(in: 1...9, using: &random)) : .note("n\(sent)")
