@@ -17,8 +17,8 @@ import Foundation
 /// held it 79 ms; freed by a task of the default priority, it took a core from the app on a
 /// machine of two, and a key typed then waited as long.)
 ///
-/// NB: `@unchecked Sendable`: `pending` is read and written under `condition`'s lock, and what
-/// it holds is only released.
+/// NB: `@unchecked Sendable`: `pending` is read and written under `condition`'s lock, `staged`
+/// on the main actor only, and what they hold is only released.
 final class Releaser: @unchecked Sendable {
   /// The Inspector's one releaser: its thread lives as long as the process.
   static let shared = Releaser()
@@ -34,12 +34,34 @@ final class Releaser: @unchecked Sendable {
     thread.start()
   }
 
-  /// Frees `value` on the releaser's thread (what nothing else holds by then).
+  /// What the main actor handed over since its last job: it goes to ``pending`` at the main
+  /// actor's next job.
+  @MainActor private var staged: [Any] = []
+  @MainActor private var handOverIsScheduled = false
+
+  /// Frees `value` on the releaser's thread (what nothing else holds by then), once the main
+  /// actor's current job is done.
+  ///
+  /// NB: the value reaches the releaser's thread only at the main actor's next job: by then the
+  /// caller's frames are gone, with any copy of `value` they held. Handed over at once, a copy
+  /// left in a caller's frame (which a build without optimization keeps to the end of its
+  /// statement) could be released after the releaser's, and the value freed on the main actor:
+  /// the thread sanitizer's build did that.
+  @MainActor
   func release(_ value: consuming Any) {
+    staged.append(consume value)
+    guard !handOverIsScheduled else { return }
+    handOverIsScheduled = true
+    Task { @MainActor in self.handOver() }
+  }
+
+  @MainActor
+  private func handOver() {
+    handOverIsScheduled = false
     condition.lock()
-    // NB: moved in, not copied: a copy's release, after the unlock, could come after the
-    // releaser's and free the value on this thread.
-    pending.append(consume value)
+    // NB: both under the lock: when the releaser takes `pending`, `staged` holds none of them.
+    pending.append(contentsOf: staged)
+    staged.removeAll()
     condition.signal()
     condition.unlock()
   }
